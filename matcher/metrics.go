@@ -1,0 +1,363 @@
+// Package matcher turns judge verdicts into the benchmark's metrics and holds
+// the judges that need no network (replay, offline). It does not read files
+// or talk to a store: callers hand it tasks, predictions and verdicts.
+package matcher
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/kgjudge/kgjudge/kg"
+)
+
+// Protocol names how precision is computed (FORMATS.md §4).
+type Protocol string
+
+const (
+	// ProtocolPaper counts predicted triples judged valid in a validity pass:
+	// how every published number was computed.
+	ProtocolPaper Protocol = "paper"
+	// ProtocolCode counts distinct supporting predicted indices of the
+	// coverage pass: the public evaluator's code.
+	ProtocolCode Protocol = "code"
+)
+
+// ParseProtocol validates a protocol name from the command line.
+func ParseProtocol(s string) (Protocol, error) {
+	switch Protocol(s) {
+	case ProtocolPaper, ProtocolCode:
+		return Protocol(s), nil
+	}
+	return "", fmt.Errorf("unknown protocol %q (want %q or %q)", s, ProtocolPaper, ProtocolCode)
+}
+
+// Round4 rounds to 4 decimals exactly as Python's round(x, 4) does: correctly
+// rounded from the double's exact decimal value, ties to even. The published
+// numbers depend on it (F1 is computed from rounded P and R).
+func Round4(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 4, 64), 64)
+	return v
+}
+
+// F1 is the harmonic mean of P and R, 0 when both are 0.
+func F1(p, r float64) float64 {
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+// NodeDetails mirrors the reference's node_details.
+type NodeDetails struct {
+	TotalGTNodes     int     `json:"total_gt_nodes"`
+	RecalledGTNodes  int     `json:"recalled_gt_nodes"`
+	TotalPredNodes   int     `json:"total_pred_nodes"`
+	PrecisePredNodes int     `json:"precise_pred_nodes"`
+	NodePrecision    float64 `json:"node_precision"`
+	NodeRecall       float64 `json:"node_recall"`
+	NodeF1           float64 `json:"node_f1"`
+}
+
+// GTRecord is one entry of coverage_details.per_gt_triple, with kgjudge's
+// additions (state, kind, judge, reason).
+type GTRecord struct {
+	GTIndex int             `json:"gt_index"`
+	GT      kg.Triple       `json:"gt_triple"`
+	Covered bool            `json:"covered"`
+	Support []int           `json:"supporting_pred_indices"`
+	State   kg.State        `json:"state"`
+	Kind    kg.CoverageKind `json:"kind,omitempty"`
+	Judge   string          `json:"judge,omitempty"`
+	Reason  string          `json:"reason,omitempty"`
+}
+
+// CoverageDetails mirrors the reference's coverage_details.
+type CoverageDetails struct {
+	TotalGTTriples int        `json:"total_gt_triples"`
+	CoveredCount   int        `json:"covered_count"`
+	TripletRecall  float64    `json:"triplet_recall"`
+	Unjudged       int        `json:"unjudged"`
+	PerGT          []GTRecord `json:"per_gt_triple"`
+}
+
+// PredRecord is one entry of validity_details.per_pred_triple.
+type PredRecord struct {
+	PredIndex int       `json:"pred_index"`
+	Pred      kg.Triple `json:"pred_triple"`
+	Valid     bool      `json:"valid"`
+	Support   []int     `json:"supporting_gt_indices"`
+	State     kg.State  `json:"state"`
+	Judge     string    `json:"judge,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
+}
+
+// ValidityDetails mirrors the reference's validity_details.
+type ValidityDetails struct {
+	TotalPredTriples int          `json:"total_pred_triples"`
+	ValidCount       int          `json:"valid_count"`
+	TripletPrecision float64      `json:"triplet_precision"`
+	Unjudged         int          `json:"unjudged"`
+	PerPred          []PredRecord `json:"per_pred_triple"`
+}
+
+// IndexProblem is a supporting index that was not counted: out of range, not
+// an integer, or pointing at a GT triple that does not exist.
+type IndexProblem struct {
+	Where string `json:"where"` // e.g. "per_gt_triple[3].supporting_pred_indices[1]"
+	Value string `json:"value"`
+	Why   string `json:"why"`
+}
+
+// Unjudged counts claims no judge decided, per pass.
+type Unjudged struct {
+	Coverage int `json:"coverage"`
+	Validity int `json:"validity"`
+}
+
+// Total is the number of unjudged claims in both passes.
+func (u Unjudged) Total() int { return u.Coverage + u.Validity }
+
+// Item is the result for one (task, sample): the reference's per-sample keys
+// followed by kgjudge's additions.
+type Item struct {
+	QID              string           `json:"qid"`
+	SampleIdx        int              `json:"sample_idx"`
+	NodePrecision    float64          `json:"node_precision"`
+	NodeRecall       float64          `json:"node_recall"`
+	NodeF1           float64          `json:"node_f1"`
+	NodeDetails      *NodeDetails     `json:"node_details,omitempty"`
+	TripletPrecision float64          `json:"triplet_precision"`
+	TripletRecall    float64          `json:"triplet_recall"`
+	TripletF1        float64          `json:"triplet_f1"`
+	Coverage         *CoverageDetails `json:"coverage_details,omitempty"`
+	Validity         *ValidityDetails `json:"validity_details,omitempty"`
+	NumPredTriples   int              `json:"num_pred_triples"`
+
+	Protocol      Protocol       `json:"protocol"`
+	Judge         string         `json:"judge"`
+	ParseReport   kg.ParseReport `json:"parse_report"`
+	Unjudged      Unjudged       `json:"unjudged"`
+	IndexProblems []IndexProblem `json:"index_problems,omitempty"`
+}
+
+// Judgement is what a judge decided about one sample. Validity is nil when
+// the judge ran no validity pass (then only the code protocol applies).
+type Judgement struct {
+	Judge    string
+	Coverage []kg.Verdict
+	Validity []kg.Validity
+	// Problems are indices the judge produced that could not be read as
+	// integers (the replay judge reports them; they are never counted).
+	Problems []IndexProblem
+}
+
+// Score computes one sample's metrics from a judgement under a protocol.
+// Verdicts are matched to GT triples by GTIndex; a GT triple without a
+// verdict is unjudged. Unjudged claims count as not covered / not valid.
+func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Item, error) {
+	it := Item{
+		QID:         task.ID,
+		SampleIdx:   pred.SampleIdx,
+		Protocol:    proto,
+		Judge:       j.Judge,
+		ParseReport: pred.Report,
+	}
+	nPred := len(pred.Triples)
+	if nPred == 0 {
+		// The reference makes no judge call and reports zeros.
+		return it, nil
+	}
+	if proto == ProtocolPaper && j.Validity == nil {
+		return it, fmt.Errorf("task %q sample %d: judge %q gave no validity pass, which the paper protocol needs (use --protocol code)", task.ID, pred.SampleIdx, j.Judge)
+	}
+	it.NumPredTriples = nPred
+	it.IndexProblems = append(it.IndexProblems, j.Problems...)
+
+	// Coverage pass.
+	byGT := make(map[int]kg.Verdict, len(j.Coverage))
+	for i, v := range j.Coverage {
+		if v.GTIndex < 0 || v.GTIndex >= len(task.Triples) {
+			it.IndexProblems = append(it.IndexProblems, IndexProblem{
+				Where: fmt.Sprintf("coverage[%d].gt_index", i), Value: strconv.Itoa(v.GTIndex),
+				Why: fmt.Sprintf("no GT triple %d (task has %d)", v.GTIndex, len(task.Triples)),
+			})
+			continue
+		}
+		if _, dup := byGT[v.GTIndex]; dup {
+			return it, fmt.Errorf("task %q sample %d: two verdicts for GT triple %d", task.ID, pred.SampleIdx, v.GTIndex)
+		}
+		byGT[v.GTIndex] = v
+	}
+	cov := &CoverageDetails{TotalGTTriples: len(task.Triples), PerGT: make([]GTRecord, len(task.Triples))}
+	supporting := map[int]bool{}
+	coveredNodes := map[string]bool{}
+	for gi, gt := range task.Triples {
+		v, ok := byGT[gi]
+		if !ok {
+			v = kg.Verdict{GTIndex: gi, State: kg.Unjudged, Reason: "no verdict"}
+		}
+		rec := GTRecord{GTIndex: gi, GT: gt.Triple, State: v.State, Kind: v.Kind, Judge: v.Judge, Reason: v.Reason, Support: []int{}}
+		for si, idx := range v.Support {
+			if idx < 0 || idx >= nPred {
+				it.IndexProblems = append(it.IndexProblems, IndexProblem{
+					Where: fmt.Sprintf("per_gt_triple[%d].supporting_pred_indices[%d]", gi, si),
+					Value: strconv.Itoa(idx),
+					Why:   fmt.Sprintf("out of range: %d predicted triples", nPred),
+				})
+				continue
+			}
+			rec.Support = append(rec.Support, idx)
+			// The reference counts supports of every GT triple, covered or not.
+			supporting[idx] = true
+		}
+		switch v.State {
+		case kg.Covered:
+			rec.Covered = true
+			cov.CoveredCount++
+			coveredNodes[gt.Head] = true
+			coveredNodes[gt.Tail] = true
+		case kg.Unjudged:
+			cov.Unjudged++
+		case kg.Uncovered:
+		default:
+			return it, fmt.Errorf("task %q sample %d: GT triple %d has unknown state %q", task.ID, pred.SampleIdx, gi, v.State)
+		}
+		cov.PerGT[gi] = rec
+	}
+	recall := 0.0
+	if len(task.Triples) > 0 {
+		recall = float64(cov.CoveredCount) / float64(len(task.Triples))
+	}
+	cov.TripletRecall = Round4(recall)
+	it.Coverage = cov
+	it.Unjudged.Coverage = cov.Unjudged
+
+	// Precision and the predicted triples whose nodes count as precise.
+	var preciseTriples map[int]bool
+	var precision float64
+	switch proto {
+	case ProtocolCode:
+		preciseTriples = supporting
+		precision = float64(len(supporting)) / float64(nPred)
+	case ProtocolPaper:
+		val, valid, err := validity(task, pred, j, &it)
+		if err != nil {
+			return it, err
+		}
+		it.Validity = val
+		it.Unjudged.Validity = val.Unjudged
+		preciseTriples = valid
+		precision = float64(val.ValidCount) / float64(nPred)
+		val.TripletPrecision = Round4(precision)
+	default:
+		return it, fmt.Errorf("unknown protocol %q", proto)
+	}
+	it.TripletPrecision = Round4(precision)
+	it.TripletRecall = cov.TripletRecall
+	it.TripletF1 = Round4(F1(it.TripletPrecision, it.TripletRecall))
+
+	// Node metrics.
+	gtNodes := map[string]bool{}
+	for _, n := range task.NodeNames() {
+		gtNodes[n] = true
+	}
+	recalled := 0
+	for n := range coveredNodes {
+		if gtNodes[n] {
+			recalled++
+		}
+	}
+	predNodes := map[string]bool{}
+	for _, t := range pred.Triples {
+		if t.Head != "" {
+			predNodes[t.Head] = true
+		}
+		if t.Tail != "" {
+			predNodes[t.Tail] = true
+		}
+	}
+	precise := map[string]bool{}
+	for idx := range preciseTriples {
+		t := pred.Triples[idx]
+		if t.Head != "" {
+			precise[t.Head] = true
+		}
+		if t.Tail != "" {
+			precise[t.Tail] = true
+		}
+	}
+	nd := &NodeDetails{
+		TotalGTNodes:     len(gtNodes),
+		RecalledGTNodes:  recalled,
+		TotalPredNodes:   len(predNodes),
+		PrecisePredNodes: len(precise),
+	}
+	if nd.TotalGTNodes > 0 {
+		nd.NodeRecall = Round4(float64(recalled) / float64(nd.TotalGTNodes))
+	}
+	if nd.TotalPredNodes > 0 {
+		nd.NodePrecision = Round4(float64(len(precise)) / float64(nd.TotalPredNodes))
+	}
+	nd.NodeF1 = Round4(F1(nd.NodePrecision, nd.NodeRecall))
+	it.NodeDetails = nd
+	it.NodePrecision, it.NodeRecall, it.NodeF1 = nd.NodePrecision, nd.NodeRecall, nd.NodeF1
+	sort.SliceStable(it.IndexProblems, func(a, b int) bool { return it.IndexProblems[a].Where < it.IndexProblems[b].Where })
+	return it, nil
+}
+
+// validity builds validity_details and the set of valid predicted indices.
+func validity(task *kg.Task, pred *kg.Prediction, j Judgement, it *Item) (*ValidityDetails, map[int]bool, error) {
+	nPred := len(pred.Triples)
+	byPred := make(map[int]kg.Validity, len(j.Validity))
+	for i, v := range j.Validity {
+		if v.PredIndex < 0 || v.PredIndex >= nPred {
+			it.IndexProblems = append(it.IndexProblems, IndexProblem{
+				Where: fmt.Sprintf("validity[%d].pred_index", i), Value: strconv.Itoa(v.PredIndex),
+				Why: fmt.Sprintf("no predicted triple %d (%d predicted)", v.PredIndex, nPred),
+			})
+			continue
+		}
+		if _, dup := byPred[v.PredIndex]; dup {
+			return nil, nil, fmt.Errorf("task %q sample %d: two validity verdicts for predicted triple %d", task.ID, pred.SampleIdx, v.PredIndex)
+		}
+		byPred[v.PredIndex] = v
+	}
+	val := &ValidityDetails{TotalPredTriples: nPred, PerPred: make([]PredRecord, nPred)}
+	valid := map[int]bool{}
+	for pi, t := range pred.Triples {
+		v, ok := byPred[pi]
+		if !ok {
+			v = kg.Validity{PredIndex: pi, State: kg.Unjudged, Reason: "no verdict"}
+		}
+		rec := PredRecord{PredIndex: pi, Pred: t, State: v.State, Judge: v.Judge, Reason: v.Reason, Support: []int{}}
+		for si, idx := range v.Support {
+			if idx < 0 || idx >= len(task.Triples) {
+				it.IndexProblems = append(it.IndexProblems, IndexProblem{
+					Where: fmt.Sprintf("per_pred_triple[%d].supporting_gt_indices[%d]", pi, si),
+					Value: strconv.Itoa(idx),
+					Why:   fmt.Sprintf("out of range: %d GT triples", len(task.Triples)),
+				})
+				continue
+			}
+			rec.Support = append(rec.Support, idx)
+		}
+		switch v.State {
+		case kg.Covered:
+			rec.Valid = true
+			val.ValidCount++
+			valid[pi] = true
+		case kg.Unjudged:
+			val.Unjudged++
+		case kg.Uncovered:
+		default:
+			return nil, nil, fmt.Errorf("task %q sample %d: predicted triple %d has unknown state %q", task.ID, pred.SampleIdx, pi, v.State)
+		}
+		val.PerPred[pi] = rec
+	}
+	return val, valid, nil
+}

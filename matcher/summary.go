@@ -1,0 +1,201 @@
+package matcher
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/kgjudge/kgjudge/kg"
+)
+
+// MetricKeys are the six per-sample metrics, in the reference's order.
+var MetricKeys = []string{"node_precision", "node_recall", "node_f1", "triplet_precision", "triplet_recall", "triplet_f1"}
+
+func (it *Item) metric(k string) float64 {
+	switch k {
+	case "node_precision":
+		return it.NodePrecision
+	case "node_recall":
+		return it.NodeRecall
+	case "node_f1":
+		return it.NodeF1
+	case "triplet_precision":
+		return it.TripletPrecision
+	case "triplet_recall":
+		return it.TripletRecall
+	case "triplet_f1":
+		return it.TripletF1
+	}
+	panic("matcher: unknown metric " + k)
+}
+
+// TaskScore is one task's avg@N and best@N over its samples.
+type TaskScore struct {
+	TaskID     string             `json:"task_id"`
+	Samples    int                `json:"samples"`
+	BestSample int                `json:"best_sample"`
+	Avg        map[string]float64 `json:"avg"`
+	Best       map[string]float64 `json:"best"`
+}
+
+// Summary aggregates items the way the reference does: per task, the mean
+// over samples (avg@N) and the sample with the highest triplet F1 (best@N,
+// first on ties); then the mean over tasks, rounded to 4 decimals.
+type Summary struct {
+	NumQueries int
+	NumSamples int
+	Avg        map[string]float64
+	Best       map[string]float64
+	Tasks      []TaskScore
+
+	// kgjudge's additions.
+	Protocol      Protocol
+	Judge         string
+	Run           string
+	ParseReports  map[kg.ParseStatus]int
+	Unjudged      Unjudged
+	UnjudgedItems int
+	IndexProblems int
+	// Failed lists inputs that could not be scored (bad files, unmatched
+	// predictions); they are not part of the means.
+	Failed []string
+}
+
+// Summarize aggregates items. Items are grouped by QID (the task id).
+func Summarize(items []Item) Summary {
+	s := Summary{Avg: map[string]float64{}, Best: map[string]float64{}, ParseReports: map[kg.ParseStatus]int{}}
+	for _, st := range kg.ParseStatuses {
+		s.ParseReports[st] = 0
+	}
+	byTask := map[string][]*Item{}
+	var order []string
+	for i := range items {
+		it := &items[i]
+		if _, ok := byTask[it.QID]; !ok {
+			order = append(order, it.QID)
+		}
+		byTask[it.QID] = append(byTask[it.QID], it)
+		s.ParseReports[it.ParseReport.Status]++
+		s.Unjudged.Coverage += it.Unjudged.Coverage
+		s.Unjudged.Validity += it.Unjudged.Validity
+		if it.Unjudged.Total() > 0 {
+			s.UnjudgedItems++
+		}
+		s.IndexProblems += len(it.IndexProblems)
+		if s.Judge == "" {
+			s.Judge, s.Protocol = it.Judge, it.Protocol
+		}
+	}
+	sort.Strings(order)
+	sumAvg := map[string]float64{}
+	sumBest := map[string]float64{}
+	for _, id := range order {
+		samples := byTask[id]
+		sort.SliceStable(samples, func(a, b int) bool { return samples[a].SampleIdx < samples[b].SampleIdx })
+		ts := TaskScore{TaskID: id, Samples: len(samples), Avg: map[string]float64{}, Best: map[string]float64{}}
+		best := samples[0]
+		for _, it := range samples[1:] {
+			if it.TripletF1 > best.TripletF1 {
+				best = it
+			}
+		}
+		ts.BestSample = best.SampleIdx
+		for _, k := range MetricKeys {
+			var sum float64
+			for _, it := range samples {
+				sum += it.metric(k)
+			}
+			avg := sum / float64(len(samples))
+			ts.Avg[k] = Round4(avg)
+			ts.Best[k] = best.metric(k)
+			sumAvg[k] += avg
+			sumBest[k] += best.metric(k)
+		}
+		if len(samples) > s.NumSamples {
+			s.NumSamples = len(samples)
+		}
+		s.Tasks = append(s.Tasks, ts)
+	}
+	s.NumQueries = len(order)
+	for _, k := range MetricKeys {
+		if s.NumQueries > 0 {
+			s.Avg[k] = Round4(sumAvg[k] / float64(s.NumQueries))
+			s.Best[k] = Round4(sumBest[k] / float64(s.NumQueries))
+		} else {
+			s.Avg[k], s.Best[k] = 0, 0
+		}
+	}
+	if s.NumSamples == 0 {
+		s.NumSamples = 1
+	}
+	return s
+}
+
+// MarshalJSON writes the reference's keys first, in its order, then ours, so
+// that summary.json is byte-stable and diffable against the reference output.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("{")
+	field := func(k string, v any) error {
+		if b.Len() > 1 {
+			b.WriteString(",")
+		}
+		kb, _ := json.Marshal(k)
+		vb, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("summary key %s: %w", k, err)
+		}
+		b.Write(kb)
+		b.WriteString(":")
+		b.Write(vb)
+		return nil
+	}
+	for _, k := range MetricKeys {
+		if err := field(fmt.Sprintf("avg@%d_%s", s.NumSamples, k), s.Avg[k]); err != nil {
+			return nil, err
+		}
+		if err := field(fmt.Sprintf("best@%d_%s", s.NumSamples, k), s.Best[k]); err != nil {
+			return nil, err
+		}
+	}
+	reports := make([]struct {
+		Status kg.ParseStatus `json:"status"`
+		Count  int            `json:"count"`
+	}, 0, len(kg.ParseStatuses))
+	for _, st := range kg.ParseStatuses {
+		reports = append(reports, struct {
+			Status kg.ParseStatus `json:"status"`
+			Count  int            `json:"count"`
+		}{st, s.ParseReports[st]})
+	}
+	failed := s.Failed
+	if failed == nil {
+		failed = []string{}
+	}
+	tasks := s.Tasks
+	if tasks == nil {
+		tasks = []TaskScore{}
+	}
+	for _, kv := range []struct {
+		k string
+		v any
+	}{
+		{"num_queries", s.NumQueries},
+		{"num_samples", s.NumSamples},
+		{"protocol", s.Protocol},
+		{"judge", s.Judge},
+		{"run", s.Run},
+		{"parse_reports", reports},
+		{"unjudged", map[string]int{"coverage": s.Unjudged.Coverage, "validity": s.Unjudged.Validity, "items": s.UnjudgedItems}},
+		{"index_problems", s.IndexProblems},
+		{"failed_inputs", failed},
+		{"tasks", tasks},
+	} {
+		if err := field(kv.k, kv.v); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteString("}")
+	return b.Bytes(), nil
+}
