@@ -1,0 +1,51 @@
+// Package cayley is the embedded kgstore.Store: graphs kept as labelled quads in a Cayley quadstore (leveldb on disk, memstore for ":memory:").
+// It owns the quad model and its IRIs; it must not parse input files, judge triples or compute metrics.
+//
+// # Backend choice
+//
+// On disk the store uses Cayley's leveldb backend. BenchmarkBackends writes the
+// same predicted graphs through the same quad model into leveldb, bolt and
+// memstore; leveldb writes about an order of magnitude faster than bolt and
+// bbolt (a single 100k-quad batch: leveldb ~1.5s, bolt ~12.5s, bbolt ~11.5s),
+// and reads back a whole label in a fraction of a second, so it is the
+// default. Rerun the comparison with
+//
+//	go test ./kgstore/cayley -run '^$' -bench BenchmarkBackends -benchtime 1x
+//
+// # Quad model
+//
+// Every graph has its own label (the quad's fourth element):
+//
+//	<gt:TASK>               ground truth of one task
+//	<pred:RUN/TASK/SAMPLE>  one predicted sample of a run
+//	<verdict:RUN>           every verdict set of a run
+//
+// where TASK and RUN are escaped (every byte outside [A-Za-z0-9-._~] as %XX),
+// so ids with spaces, slashes or CJK give stable, reversible IRIs.
+//
+// A graph's root node is its label IRI (a verdict set's root is
+// <verdict:RUN/TASK/SAMPLE> inside <verdict:RUN>). Lists hang off their owner
+// as item nodes <owner#name/i> with a kg:index, and the owner records the
+// list's length (kg:tripleCount, kg:aliasCount, ...; absent means a nil
+// list), so order, duplicates and nil-versus-empty survive a round trip.
+// Triples are nodes:
+//
+//	<pred:R/T/0#triple/3> kg:index 3 ; kg:head <entity:Marie%20Curie> ;
+//	                      kg:relation "born in" ; kg:tail <entity:Warsaw> .
+//
+// and every triple is also written as a direct edge in the same label,
+//
+//	<entity:Marie%20Curie> "born in" <entity:Warsaw> <pred:R/T/0> .
+//
+// so a path query can walk a graph entity to entity. Entity IRIs
+// (<entity:NAME>) are shared by all graphs; a graph's edges are told apart
+// by label. Zero-valued scalars (empty strings, 0) are not written and read
+// back as zero. Metadata (language, final query, parse report, verdict
+// state/kind/judge/reason, supports) are quads on the root or item nodes;
+// supports are stored as given, out-of-range values included.
+//
+// Writes are batched: a Put reads the label's old quads, and applies the
+// difference (old-new deleted, new-old added) as one Cayley transaction, so
+// writing the same graph twice writes nothing the second time and a smaller
+// graph leaves no stale quads.
+package cayley

@@ -1,0 +1,468 @@
+package cayley
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cayleygraph/quad"
+
+	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/kgstore"
+)
+
+// builder collects the quads of one graph (one label) for a single batch.
+type builder struct {
+	label quad.Value
+	quads []quad.Quad
+}
+
+func (b *builder) add(s, p, o quad.Value) {
+	b.quads = append(b.quads, quad.Quad{Subject: s, Predicate: p, Object: o, Label: b.label})
+}
+
+// str, num and float write nothing for the zero value; the reader maps a
+// missing quad back to the zero value.
+func (b *builder) str(s quad.Value, p quad.IRI, v string) {
+	if v != "" {
+		b.add(s, p, quad.String(v))
+	}
+}
+
+func (b *builder) num(s quad.Value, p quad.IRI, v int) {
+	if v != 0 {
+		b.add(s, p, quad.Int(v))
+	}
+}
+
+// list writes the length of a non-nil list on owner and one item node per
+// element, linked from owner by pred and carrying its kg:index.
+func (b *builder) list(owner quad.IRI, pred quad.IRI, name string, n int, isNil bool, each func(i int, it quad.IRI)) {
+	if isNil {
+		return
+	}
+	b.add(owner, countPred(pred), quad.Int(n))
+	for i := 0; i < n; i++ {
+		it := item(owner, name, i)
+		b.add(owner, pred, it)
+		b.add(it, pIndex, quad.Int(i))
+		each(i, it)
+	}
+}
+
+func (b *builder) strings(owner quad.IRI, pred quad.IRI, name string, vs []string) {
+	b.list(owner, pred, name, len(vs), vs == nil, func(i int, it quad.IRI) { b.str(it, pValue, vs[i]) })
+}
+
+func (b *builder) ints(owner quad.IRI, pred quad.IRI, name string, vs []int) {
+	b.list(owner, pred, name, len(vs), vs == nil, func(i int, it quad.IRI) { b.num(it, pValue, vs[i]) })
+}
+
+// triple writes a triple node and the direct entity-to-entity edge.
+func (b *builder) triple(it quad.IRI, t kg.Triple) {
+	h, tl := entityIRI(t.Head), entityIRI(t.Tail)
+	b.add(it, pHead, h)
+	b.str(it, pRelation, t.Relation)
+	b.add(it, pTail, tl)
+	b.add(h, quad.String(t.Relation), tl)
+}
+
+func encodeTask(t kg.Task) ([]quad.Quad, error) {
+	root := gtLabel(t.ID)
+	b := &builder{label: root}
+	b.add(root, pType, tTask)
+	b.add(root, pTaskID, quad.String(t.ID))
+	b.str(root, pLanguage, t.Language)
+	b.str(root, pFinalQuery, t.FinalQuery)
+	b.list(root, pNode, "node", len(t.Nodes), t.Nodes == nil, func(i int, it quad.IRI) {
+		n := t.Nodes[i]
+		b.str(it, pNodeID, n.ID)
+		b.add(it, pEntity, entityIRI(n.Name))
+		b.strings(it, pAlias, "alias", n.Aliases)
+	})
+	for i, tr := range t.Triples {
+		if math.IsNaN(tr.Weight) {
+			return nil, fmt.Errorf("triple %d: weight is NaN", i)
+		}
+	}
+	b.list(root, pTriple, "triple", len(t.Triples), t.Triples == nil, func(i int, it quad.IRI) {
+		tr := t.Triples[i]
+		b.triple(it, tr.Triple)
+		b.str(it, pHeadID, tr.HeadID)
+		b.str(it, pTailID, tr.TailID)
+		if tr.Weight != 0 || math.Signbit(tr.Weight) {
+			b.add(it, pWeight, quad.Float(tr.Weight))
+		}
+		b.num(it, pStage, tr.Stage)
+		b.str(it, pKind, tr.Kind)
+	})
+	b.strings(root, pWarning, "warning", t.Warnings)
+	return b.quads, nil
+}
+
+func (b *builder) key(root quad.IRI, k kgstore.SampleKey) {
+	b.add(root, pRun, quad.String(k.Run))
+	b.add(root, pKeyTask, quad.String(k.TaskID))
+	b.add(root, pKeySample, quad.Int(k.Sample))
+}
+
+func encodePrediction(k kgstore.SampleKey, p kg.Prediction) []quad.Quad {
+	root := predLabel(k)
+	b := &builder{label: root}
+	b.add(root, pType, tPrediction)
+	b.key(root, k)
+	b.str(root, pQID, p.QID)
+	b.str(root, pPredTaskID, p.TaskID)
+	b.num(root, pSampleIdx, p.SampleIdx)
+	r := p.Report
+	b.str(root, pParseStatus, string(r.Status))
+	b.str(root, pParseMethod, r.Method)
+	b.num(root, pParseTriples, r.Triples)
+	b.num(root, pParseSalvaged, r.Salvaged)
+	b.num(root, pParseStringified, r.Stringified)
+	b.num(root, pParseSkipped, r.Skipped)
+	b.strings(root, pNote, "note", r.Notes)
+	b.list(root, pTriple, "triple", len(p.Triples), p.Triples == nil, func(i int, it quad.IRI) {
+		b.triple(it, p.Triples[i])
+	})
+	return b.quads
+}
+
+func encodeVerdicts(v kgstore.Verdicts) []quad.Quad {
+	root := verdictRoot(v.Key)
+	b := &builder{label: verdictLabel(v.Key.Run)}
+	b.add(root, pType, tVerdictSet)
+	b.key(root, v.Key)
+	b.list(root, pCoverage, "coverage", len(v.Coverage), v.Coverage == nil, func(i int, it quad.IRI) {
+		c := v.Coverage[i]
+		b.num(it, pGTIndex, c.GTIndex)
+		b.str(it, pState, string(c.State))
+		b.str(it, pKind, string(c.Kind))
+		b.ints(it, pSupport, "support", c.Support)
+		b.str(it, pJudge, c.Judge)
+		b.str(it, pReason, c.Reason)
+	})
+	b.list(root, pValidity, "validity", len(v.Validity), v.Validity == nil, func(i int, it quad.IRI) {
+		c := v.Validity[i]
+		b.num(it, pPredIndex, c.PredIndex)
+		b.str(it, pState, string(c.State))
+		b.ints(it, pSupport, "support", c.Support)
+		b.str(it, pJudge, c.Judge)
+		b.str(it, pReason, c.Reason)
+	})
+	return b.quads
+}
+
+// view is a read-back set of quads, indexed by subject.
+type view struct {
+	props map[quad.Value][]quad.Quad
+}
+
+func newGraph(qs []quad.Quad) *view {
+	g := &view{props: make(map[quad.Value][]quad.Quad)}
+	for _, q := range qs {
+		g.props[q.Subject] = append(g.props[q.Subject], q)
+	}
+	return g
+}
+
+func (g *view) one(s quad.Value, p quad.IRI) quad.Value {
+	for _, q := range g.props[s] {
+		if q.Predicate == p {
+			return q.Object
+		}
+	}
+	return nil
+}
+
+func (g *view) str(s quad.Value, p quad.IRI) (string, error) {
+	switch v := g.one(s, p).(type) {
+	case nil:
+		return "", nil
+	case quad.String:
+		return string(v), nil
+	default:
+		return "", fmt.Errorf("%v %v: want a string, got %T", s, p, v)
+	}
+}
+
+func (g *view) num(s quad.Value, p quad.IRI) (int, error) {
+	switch v := g.one(s, p).(type) {
+	case nil:
+		return 0, nil
+	case quad.Int:
+		return int(v), nil
+	default:
+		return 0, fmt.Errorf("%v %v: want an int, got %T", s, p, v)
+	}
+}
+
+func (g *view) float(s quad.Value, p quad.IRI) (float64, error) {
+	switch v := g.one(s, p).(type) {
+	case nil:
+		return 0, nil
+	case quad.Float:
+		return float64(v), nil
+	default:
+		return 0, fmt.Errorf("%v %v: want a float, got %T", s, p, v)
+	}
+}
+
+func (g *view) entity(s quad.Value, p quad.IRI) (string, error) {
+	v := g.one(s, p)
+	if v == nil {
+		return "", fmt.Errorf("%v: no %v", s, p)
+	}
+	return entityName(v)
+}
+
+// list returns the item nodes of owner's list pred in index order, or nil
+// when the list was nil.
+func (g *view) list(owner quad.Value, pred quad.IRI) ([]quad.Value, error) {
+	cv := g.one(owner, countPred(pred))
+	if cv == nil {
+		return nil, nil
+	}
+	n, ok := cv.(quad.Int)
+	if !ok || n < 0 {
+		return nil, fmt.Errorf("%v %v: bad list length %v", owner, pred, cv)
+	}
+	out := make([]quad.Value, n)
+	seen := 0
+	for _, q := range g.props[owner] {
+		if q.Predicate != pred {
+			continue
+		}
+		i, err := g.num(q.Object, pIndex)
+		if err != nil {
+			return nil, err
+		}
+		if i < 0 || i >= int(n) || out[i] != nil {
+			return nil, fmt.Errorf("%v %v: bad or repeated item index %d", owner, pred, i)
+		}
+		out[i] = q.Object
+		seen++
+	}
+	if seen != int(n) {
+		return nil, fmt.Errorf("%v %v: %d of %d items", owner, pred, seen, n)
+	}
+	return out, nil
+}
+
+func (g *view) strings(owner quad.Value, pred quad.IRI) ([]string, error) {
+	items, err := g.list(owner, pred)
+	if items == nil || err != nil {
+		return nil, err
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		if out[i], err = g.str(it, pValue); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (g *view) ints(owner quad.Value, pred quad.IRI) ([]int, error) {
+	items, err := g.list(owner, pred)
+	if items == nil || err != nil {
+		return nil, err
+	}
+	out := make([]int, len(items))
+	for i, it := range items {
+		if out[i], err = g.num(it, pValue); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (g *view) triple(it quad.Value) (kg.Triple, error) {
+	var t kg.Triple
+	var err error
+	if t.Head, err = g.entity(it, pHead); err != nil {
+		return t, err
+	}
+	if t.Relation, err = g.str(it, pRelation); err != nil {
+		return t, err
+	}
+	t.Tail, err = g.entity(it, pTail)
+	return t, err
+}
+
+// errs keeps the first error of a sequence of reads.
+type errs struct{ err error }
+
+func (e *errs) s(v string, err error) string {
+	if e.err == nil {
+		e.err = err
+	}
+	return v
+}
+
+func (e *errs) i(v int, err error) int {
+	if e.err == nil {
+		e.err = err
+	}
+	return v
+}
+
+func decodeTask(g *view, root quad.IRI) (kg.Task, error) {
+	var t kg.Task
+	if g.one(root, pType) != tTask {
+		return t, kgstore.ErrNotFound
+	}
+	var e errs
+	t.ID = e.s(g.str(root, pTaskID))
+	t.Language = e.s(g.str(root, pLanguage))
+	t.FinalQuery = e.s(g.str(root, pFinalQuery))
+	if e.err != nil {
+		return t, e.err
+	}
+	nodes, err := g.list(root, pNode)
+	if err != nil {
+		return t, err
+	}
+	if nodes != nil {
+		t.Nodes = make([]kg.Node, len(nodes))
+	}
+	for i, it := range nodes {
+		n := &t.Nodes[i]
+		n.ID = e.s(g.str(it, pNodeID))
+		n.Name = e.s(g.entity(it, pEntity))
+		if e.err != nil {
+			return t, e.err
+		}
+		if n.Aliases, err = g.strings(it, pAlias); err != nil {
+			return t, err
+		}
+	}
+	triples, err := g.list(root, pTriple)
+	if err != nil {
+		return t, err
+	}
+	if triples != nil {
+		t.Triples = make([]kg.GTTriple, len(triples))
+	}
+	for i, it := range triples {
+		tr := &t.Triples[i]
+		if tr.Triple, err = g.triple(it); err != nil {
+			return t, err
+		}
+		tr.HeadID = e.s(g.str(it, pHeadID))
+		tr.TailID = e.s(g.str(it, pTailID))
+		tr.Stage = e.i(g.num(it, pStage))
+		tr.Kind = e.s(g.str(it, pKind))
+		w, err := g.float(it, pWeight)
+		if e.err == nil {
+			e.err = err
+		}
+		tr.Weight = w
+		if e.err != nil {
+			return t, e.err
+		}
+	}
+	t.Warnings, err = g.strings(root, pWarning)
+	return t, err
+}
+
+func decodeKey(g *view, root quad.Value) (kgstore.SampleKey, error) {
+	var e errs
+	k := kgstore.SampleKey{
+		Run:    e.s(g.str(root, pRun)),
+		TaskID: e.s(g.str(root, pKeyTask)),
+		Sample: e.i(g.num(root, pKeySample)),
+	}
+	return k, e.err
+}
+
+func decodePrediction(g *view, root quad.IRI) (kg.Prediction, error) {
+	var p kg.Prediction
+	if g.one(root, pType) != tPrediction {
+		return p, kgstore.ErrNotFound
+	}
+	var e errs
+	p.QID = e.s(g.str(root, pQID))
+	p.TaskID = e.s(g.str(root, pPredTaskID))
+	p.SampleIdx = e.i(g.num(root, pSampleIdx))
+	r := &p.Report
+	r.Status = kg.ParseStatus(e.s(g.str(root, pParseStatus)))
+	r.Method = e.s(g.str(root, pParseMethod))
+	r.Triples = e.i(g.num(root, pParseTriples))
+	r.Salvaged = e.i(g.num(root, pParseSalvaged))
+	r.Stringified = e.i(g.num(root, pParseStringified))
+	r.Skipped = e.i(g.num(root, pParseSkipped))
+	if e.err != nil {
+		return p, e.err
+	}
+	var err error
+	if r.Notes, err = g.strings(root, pNote); err != nil {
+		return p, err
+	}
+	items, err := g.list(root, pTriple)
+	if err != nil {
+		return p, err
+	}
+	if items != nil {
+		p.Triples = make([]kg.Triple, len(items))
+	}
+	for i, it := range items {
+		if p.Triples[i], err = g.triple(it); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+func decodeVerdicts(g *view, root quad.IRI) (kgstore.Verdicts, error) {
+	var v kgstore.Verdicts
+	if g.one(root, pType) != tVerdictSet {
+		return v, kgstore.ErrNotFound
+	}
+	var err error
+	if v.Key, err = decodeKey(g, root); err != nil {
+		return v, err
+	}
+	cov, err := g.list(root, pCoverage)
+	if err != nil {
+		return v, err
+	}
+	if cov != nil {
+		v.Coverage = make([]kg.Verdict, len(cov))
+	}
+	var e errs
+	for i, it := range cov {
+		c := &v.Coverage[i]
+		c.GTIndex = e.i(g.num(it, pGTIndex))
+		c.State = kg.State(e.s(g.str(it, pState)))
+		c.Kind = kg.CoverageKind(e.s(g.str(it, pKind)))
+		c.Judge = e.s(g.str(it, pJudge))
+		c.Reason = e.s(g.str(it, pReason))
+		if e.err != nil {
+			return v, e.err
+		}
+		if c.Support, err = g.ints(it, pSupport); err != nil {
+			return v, err
+		}
+	}
+	val, err := g.list(root, pValidity)
+	if err != nil {
+		return v, err
+	}
+	if val != nil {
+		v.Validity = make([]kg.Validity, len(val))
+	}
+	for i, it := range val {
+		c := &v.Validity[i]
+		c.PredIndex = e.i(g.num(it, pPredIndex))
+		c.State = kg.State(e.s(g.str(it, pState)))
+		c.Judge = e.s(g.str(it, pJudge))
+		c.Reason = e.s(g.str(it, pReason))
+		if e.err != nil {
+			return v, e.err
+		}
+		if c.Support, err = g.ints(it, pSupport); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}

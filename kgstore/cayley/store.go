@@ -1,0 +1,518 @@
+package cayley
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/cayleygraph/cayley/graph"
+	cayleykv "github.com/cayleygraph/cayley/graph/kv"
+	"github.com/cayleygraph/cayley/graph/kv/leveldb"
+	_ "github.com/cayleygraph/cayley/graph/memstore" // ":memory:" backend
+	_ "github.com/cayleygraph/cayley/writer"         // registers the "single" quad writer
+	"github.com/cayleygraph/quad"
+
+	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/kgstore"
+)
+
+// Memory is the path that opens a store held in memory only.
+const Memory = ":memory:"
+
+// DefaultPath is the store directory the CLI uses when none is given.
+const DefaultPath = ".kgjudge"
+
+var _ kgstore.Store = (*Store)(nil)
+
+// init registers the leveldb quadstore. A blank import of Cayley's leveldb
+// package is not enough: Cayley's kv package copies hidalgo's backends into
+// the quadstore registry in its own init, which (package init order being
+// by import path) runs before hidalgo's leveldb has registered itself.
+func init() {
+	if !graph.IsRegistered(leveldb.Type) {
+		cayleykv.Register(leveldb.Type, cayleykv.Registration{
+			InitFunc:     leveldb.Create,
+			NewFunc:      leveldb.Open,
+			IsPersistent: true,
+		})
+	}
+}
+
+// Store is a kgstore.Store over a Cayley quadstore. It is safe for
+// concurrent use; writes are serialised.
+type Store struct {
+	mu     sync.RWMutex
+	qs     graph.QuadStore
+	qw     graph.QuadWriter
+	closed bool
+	// deltas counts the quad changes applied by the last Put (for tests).
+	deltas int
+}
+
+// Open opens (creating if needed) the store at path: Memory for an
+// in-memory store, otherwise a directory holding a leveldb quadstore.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if path == Memory {
+		return openBackend("memstore", "")
+	}
+	if path == "" {
+		return nil, errors.New("kgstore/cayley: empty store path")
+	}
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: create store %s: %w", path, err)
+	}
+	return openBackend(leveldb.Type, path)
+}
+
+// openBackend opens a registered Cayley backend by name (the benchmarks
+// compare several).
+func openBackend(name, path string) (*Store, error) {
+	if name != "memstore" {
+		err := graph.InitQuadStore(name, path, nil)
+		if err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
+			return nil, fmt.Errorf("kgstore/cayley: init %s store %s: %w", name, path, err)
+		}
+	}
+	qs, err := graph.NewQuadStore(name, path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: open %s store %s: %w", name, path, err)
+	}
+	qw, err := graph.NewQuadWriter("single", qs, graph.Options{"ignore_duplicate": true, "ignore_missing": true})
+	if err != nil {
+		qs.Close()
+		return nil, fmt.Errorf("kgstore/cayley: quad writer for %s: %w", path, err)
+	}
+	return &Store{qs: qs, qw: qw}, nil
+}
+
+// Close closes the quadstore. Later calls fail.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	err := s.qw.Close()
+	if cerr := s.qs.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+var errClosed = errors.New("store is closed")
+
+func (s *Store) check(ctx context.Context) error {
+	if s.closed {
+		return errClosed
+	}
+	return ctx.Err()
+}
+
+// scan calls fn for every quad of the shape it.
+func (s *Store) scan(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error {
+	ref, err := s.qs.ValueOf(v)
+	if err != nil {
+		return err
+	}
+	if ref == nil {
+		return nil
+	}
+	it := s.qs.QuadIterator(dir, ref).Iterate()
+	defer it.Close()
+	for n := 0; it.Next(ctx); n++ {
+		if n%512 == 511 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		q, err := s.qs.Quad(it.Result())
+		if err != nil {
+			return err
+		}
+		if err := fn(q); err != nil {
+			return err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// labelQuads returns every quad of a label.
+func (s *Store) labelQuads(ctx context.Context, label quad.Value) ([]quad.Quad, error) {
+	var out []quad.Quad
+	err := s.scan(ctx, quad.Label, label, func(q quad.Quad) error {
+		out = append(out, q)
+		return nil
+	})
+	return out, err
+}
+
+// subtree returns the quads of label whose subject is root or a node below
+// it (an IRI starting with root#).
+func (s *Store) subtree(ctx context.Context, label quad.Value, root quad.IRI) ([]quad.Quad, error) {
+	var out []quad.Quad
+	prefix := string(root) + "#"
+	seen := map[quad.Value]bool{root: true}
+	queue := []quad.Value{root}
+	for len(queue) > 0 {
+		subj := queue[0]
+		queue = queue[1:]
+		err := s.scan(ctx, quad.Subject, subj, func(q quad.Quad) error {
+			if q.Label != label {
+				return nil
+			}
+			out = append(out, q)
+			if o, ok := q.Object.(quad.IRI); ok && strings.HasPrefix(string(o), prefix) && !seen[o] {
+				seen[o] = true
+				queue = append(queue, o)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// replace turns the quads old into the quads new: one batch deleting
+// old-new, then one batch adding new-old. (Cayley's kv backends mishandle a
+// single batch that deletes the last quad of a node and adds a quad using
+// it, so the two are not merged.) Quads in both are not touched.
+func (s *Store) replace(ctx context.Context, old, new []quad.Quad) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	newSet := make(map[quad.Quad]struct{}, len(new))
+	for _, q := range new {
+		newSet[q] = struct{}{}
+	}
+	oldSet := make(map[quad.Quad]struct{}, len(old))
+	del := graph.NewTransactionN(len(old))
+	for _, q := range old {
+		oldSet[q] = struct{}{}
+		if _, keep := newSet[q]; !keep {
+			del.RemoveQuad(q)
+		}
+	}
+	add := graph.NewTransactionN(len(new))
+	for _, q := range new {
+		if _, have := oldSet[q]; !have {
+			add.AddQuad(q) // the transaction drops repeats
+		}
+	}
+	s.deltas = len(del.Deltas) + len(add.Deltas)
+	if len(del.Deltas) > 0 {
+		if err := s.qw.ApplyTransaction(del); err != nil {
+			return fmt.Errorf("delete %d old quads: %w", len(del.Deltas), err)
+		}
+	}
+	if len(add.Deltas) > 0 {
+		if err := s.qw.ApplyTransaction(add); err != nil {
+			return fmt.Errorf("add %d quads: %w", len(add.Deltas), err)
+		}
+	}
+	return nil
+}
+
+// PutTask implements kgstore.Store.
+func (s *Store) PutTask(ctx context.Context, t kg.Task) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.put(ctx, t); err != nil {
+		return fmt.Errorf("kgstore/cayley: put task %q: %w", t.ID, err)
+	}
+	return nil
+}
+
+func (s *Store) put(ctx context.Context, t kg.Task) error {
+	if err := s.check(ctx); err != nil {
+		return err
+	}
+	quads, err := encodeTask(t)
+	if err != nil {
+		return err
+	}
+	old, err := s.labelQuads(ctx, gtLabel(t.ID))
+	if err != nil {
+		return err
+	}
+	return s.replace(ctx, old, quads)
+}
+
+// Task implements kgstore.Store.
+func (s *Store) Task(ctx context.Context, taskID string) (kg.Task, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.task(ctx, taskID)
+	if err != nil {
+		return kg.Task{}, fmt.Errorf("kgstore/cayley: task %q: %w", taskID, err)
+	}
+	return t, nil
+}
+
+func (s *Store) task(ctx context.Context, taskID string) (kg.Task, error) {
+	if err := s.check(ctx); err != nil {
+		return kg.Task{}, err
+	}
+	label := gtLabel(taskID)
+	quads, err := s.labelQuads(ctx, label)
+	if err != nil {
+		return kg.Task{}, err
+	}
+	return decodeTask(newGraph(quads), label)
+}
+
+// TaskIDs implements kgstore.Store.
+func (s *Store) TaskIDs(ctx context.Context) ([]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if err := s.check(ctx); err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: task ids: %w", err)
+	}
+	var ids []string
+	err := s.scan(ctx, quad.Predicate, pTaskID, func(q quad.Quad) error {
+		if id, ok := q.Object.(quad.String); ok && q.Label == q.Subject {
+			ids = append(ids, string(id))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: task ids: %w", err)
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// PutPrediction implements kgstore.Store. The prediction's own fields (QID,
+// TaskID, SampleIdx) are kept as given, apart from key.
+func (s *Store) PutPrediction(ctx context.Context, key kgstore.SampleKey, p kg.Prediction) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.check(ctx)
+	if err == nil {
+		var old []quad.Quad
+		old, err = s.labelQuads(ctx, predLabel(key))
+		if err == nil {
+			err = s.replace(ctx, old, encodePrediction(key, p))
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("kgstore/cayley: put prediction %s: %w", keyString(key), err)
+	}
+	return nil
+}
+
+func keyString(k kgstore.SampleKey) string {
+	return fmt.Sprintf("run %q task %q sample %d", k.Run, k.TaskID, k.Sample)
+}
+
+// Prediction implements kgstore.Store.
+func (s *Store) Prediction(ctx context.Context, key kgstore.SampleKey) (kg.Prediction, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, err := func() (kg.Prediction, error) {
+		if err := s.check(ctx); err != nil {
+			return kg.Prediction{}, err
+		}
+		label := predLabel(key)
+		quads, err := s.labelQuads(ctx, label)
+		if err != nil {
+			return kg.Prediction{}, err
+		}
+		return decodePrediction(newGraph(quads), label)
+	}()
+	if err != nil {
+		return kg.Prediction{}, fmt.Errorf("kgstore/cayley: prediction %s: %w", keyString(key), err)
+	}
+	return p, nil
+}
+
+// Samples implements kgstore.Store.
+func (s *Store) Samples(ctx context.Context, run string) ([]kgstore.SampleKey, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	keys, err := s.samples(ctx, run)
+	if err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: samples of run %q: %w", run, err)
+	}
+	return keys, nil
+}
+
+func (s *Store) samples(ctx context.Context, run string) ([]kgstore.SampleKey, error) {
+	if err := s.check(ctx); err != nil {
+		return nil, err
+	}
+	var roots []quad.Value
+	err := s.scan(ctx, quad.Object, quad.String(run), func(q quad.Quad) error {
+		if q.Predicate == pRun && q.Label == q.Subject {
+			if l, ok := q.Label.(quad.IRI); ok && strings.HasPrefix(string(l), predPrefix) {
+				roots = append(roots, q.Subject)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]kgstore.SampleKey, 0, len(roots))
+	for _, root := range roots {
+		var quads []quad.Quad
+		err := s.scan(ctx, quad.Subject, root, func(q quad.Quad) error {
+			if q.Label == root {
+				quads = append(quads, q)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		k, err := decodeKey(newGraph(quads), root)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].TaskID != keys[j].TaskID {
+			return keys[i].TaskID < keys[j].TaskID
+		}
+		return keys[i].Sample < keys[j].Sample
+	})
+	return keys, nil
+}
+
+// Runs implements kgstore.Store.
+func (s *Store) Runs(ctx context.Context) ([]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if err := s.check(ctx); err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: runs: %w", err)
+	}
+	seen := map[string]bool{}
+	var runs []string
+	err := s.scan(ctx, quad.Predicate, pRun, func(q quad.Quad) error {
+		if r, ok := q.Object.(quad.String); ok && !seen[string(r)] {
+			seen[string(r)] = true
+			runs = append(runs, string(r))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: runs: %w", err)
+	}
+	sort.Strings(runs)
+	return runs, nil
+}
+
+// PutVerdicts implements kgstore.Store.
+func (s *Store) PutVerdicts(ctx context.Context, v kgstore.Verdicts) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.check(ctx)
+	if err == nil {
+		var old []quad.Quad
+		old, err = s.subtree(ctx, verdictLabel(v.Key.Run), verdictRoot(v.Key))
+		if err == nil {
+			err = s.replace(ctx, old, encodeVerdicts(v))
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("kgstore/cayley: put verdicts %s: %w", keyString(v.Key), err)
+	}
+	return nil
+}
+
+// Verdicts implements kgstore.Store.
+func (s *Store) Verdicts(ctx context.Context, key kgstore.SampleKey) (kgstore.Verdicts, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	v, err := func() (kgstore.Verdicts, error) {
+		if err := s.check(ctx); err != nil {
+			return kgstore.Verdicts{}, err
+		}
+		root := verdictRoot(key)
+		quads, err := s.subtree(ctx, verdictLabel(key.Run), root)
+		if err != nil {
+			return kgstore.Verdicts{}, err
+		}
+		return decodeVerdicts(newGraph(quads), root)
+	}()
+	if err != nil {
+		return kgstore.Verdicts{}, fmt.Errorf("kgstore/cayley: verdicts %s: %w", keyString(key), err)
+	}
+	return v, nil
+}
+
+// Neighbors implements kgstore.Store. It walks from the entity node to the
+// triple nodes of the predicted graph that use it as head or tail (which,
+// unlike the direct edges, keep each triple's index and repeats).
+func (s *Store) Neighbors(ctx context.Context, key kgstore.SampleKey, name string) ([]kgstore.Edge, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	edges, err := s.neighbors(ctx, key, name)
+	if err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: neighbors of %q in prediction %s: %w", name, keyString(key), err)
+	}
+	return edges, nil
+}
+
+func (s *Store) neighbors(ctx context.Context, key kgstore.SampleKey, name string) ([]kgstore.Edge, error) {
+	if err := s.check(ctx); err != nil {
+		return nil, err
+	}
+	label := predLabel(key)
+	ref, err := s.qs.ValueOf(label)
+	if err != nil {
+		return nil, err
+	}
+	if ref == nil {
+		return nil, kgstore.ErrNotFound
+	}
+	var triples []quad.Value
+	seen := map[quad.Value]bool{}
+	err = s.scan(ctx, quad.Object, entityIRI(name), func(q quad.Quad) error {
+		if q.Label == label && (q.Predicate == pHead || q.Predicate == pTail) && !seen[q.Subject] {
+			seen[q.Subject] = true
+			triples = append(triples, q.Subject)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	edges := make([]kgstore.Edge, 0, len(triples))
+	for _, t := range triples {
+		var quads []quad.Quad
+		err := s.scan(ctx, quad.Subject, t, func(q quad.Quad) error {
+			if q.Label == label {
+				quads = append(quads, q)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		g := newGraph(quads)
+		e := kgstore.Edge{}
+		if e.Index, err = g.num(t, pIndex); err != nil {
+			return nil, err
+		}
+		if e.Triple, err = g.triple(t); err != nil {
+			return nil, err
+		}
+		edges = append(edges, e)
+	}
+	sort.Slice(edges, func(i, j int) bool { return edges[i].Index < edges[j].Index })
+	return edges, nil
+}
