@@ -1,0 +1,370 @@
+package hierarchy
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/kgjudge/kgjudge/kg"
+)
+
+// RelationInfo is one distinct relation of a graph with its class.
+type RelationInfo struct {
+	Classification
+	Triples int `json:"triples"`
+}
+
+// ClassCount is how much of a graph one class makes up.
+type ClassCount struct {
+	Class     Class   `json:"class"`
+	Relations int     `json:"relations"`
+	Triples   int     `json:"triples"`
+	Share     float64 `json:"share"` // of the graph's triples
+}
+
+// GraphAnalysis is the class and structure view of one graph.
+type GraphAnalysis struct {
+	Structure     Structure      `json:"structure"`
+	CategoryNodes []string       `json:"category_nodes"`
+	Classes       []ClassCount   `json:"classes"`
+	Relations     []RelationInfo `json:"relations"` // by triples desc, then relation
+}
+
+// StructureRow puts one structure metric of GT and prediction side by side.
+type StructureRow struct {
+	Metric string  `json:"metric"`
+	GT     float64 `json:"gt"`
+	Pred   float64 `json:"pred"`
+}
+
+// ClassCoverage is GT recall for one class.
+type ClassCoverage struct {
+	Class     Class   `json:"class"`
+	Triples   int     `json:"triples"`
+	Covered   int     `json:"covered"`
+	Unjudged  int     `json:"unjudged"`
+	Recall    float64 `json:"recall"`
+	Relations int     `json:"relations"`
+}
+
+// LevelCoverage is GT recall for the triples whose head sits at one depth
+// level (shortest distance from a root; -1: no root reaches it).
+type LevelCoverage struct {
+	Level   int     `json:"level"`
+	Triples int     `json:"triples"`
+	Covered int     `json:"covered"`
+	Recall  float64 `json:"recall"`
+}
+
+// ClassValidity is the validity of the predicted triples of one class.
+type ClassValidity struct {
+	Class    Class `json:"class"`
+	Triples  int   `json:"triples"`
+	Valid    int   `json:"valid"`
+	Invalid  int   `json:"invalid"` // judged invalid or unjudged
+	Unjudged int   `json:"unjudged"`
+	// Unsupporting counts triples no covered GT triple cites as support.
+	Unsupporting int     `json:"unsupporting"`
+	ValidRate    float64 `json:"valid_rate"`
+}
+
+// InvalidCategory counts the invalid predicted triples of one category.
+type InvalidCategory struct {
+	Category string  `json:"category"`
+	Class    Class   `json:"class"`
+	Invalid  int     `json:"invalid"`
+	Share    float64 `json:"share"` // of all invalid predicted triples
+	// Unsupporting counts those of the category's triples (valid or not) that
+	// support no GT triple.
+	Unsupporting int `json:"unsupporting"`
+}
+
+// TypeRow is one relation type in the invalidity table (the paper's Table
+// 18): the lexicon concept where there is one ("pages", "venue"), else the
+// normalized relation.
+type TypeRow struct {
+	Type         string   `json:"type"`
+	Class        Class    `json:"class"`
+	AskedFor     *bool    `json:"asked_for,omitempty"`
+	Count        int      `json:"count"`
+	Invalid      int      `json:"invalid"`
+	Rate         float64  `json:"rate"`
+	Unsupporting int      `json:"unsupporting"`
+	Relations    []string `json:"relations"` // distinct relation strings, sorted
+}
+
+// Report is the full analysis of one sample.
+type Report struct {
+	TaskID          string            `json:"task_id"`
+	QID             string            `json:"qid,omitempty"`
+	SampleIdx       int               `json:"sample_idx"`
+	GT              GraphAnalysis     `json:"gt"`
+	Pred            GraphAnalysis     `json:"pred"`
+	Structure       []StructureRow    `json:"structure"`
+	CoverageByClass []ClassCoverage   `json:"coverage_by_class"`
+	CoverageByLevel []LevelCoverage   `json:"coverage_by_level"`
+	ValidityByClass []ClassValidity   `json:"validity_by_class"`
+	InvalidTotal    int               `json:"invalid_total"`
+	Invalid         []InvalidCategory `json:"invalid_categories"`
+	InvalidTypes    []TypeRow         `json:"invalid_types"`
+	// Notes lists what the analysis had to skip (out-of-range indices, ...).
+	Notes []string `json:"notes,omitempty"`
+}
+
+func gtTriples(task kg.Task) []kg.Triple {
+	out := make([]kg.Triple, len(task.Triples))
+	for i, t := range task.Triples {
+		out[i] = t.Triple
+	}
+	return out
+}
+
+func analyzeGraph(ts []kg.Triple, ctx *GraphContext) (GraphAnalysis, map[string]Classification) {
+	ga := GraphAnalysis{Structure: Measure(ts), CategoryNodes: ctx.CategoryNodes()}
+	cls := map[string]Classification{}
+	count := map[string]int{}
+	var order []string
+	for _, t := range ts {
+		if _, ok := cls[t.Relation]; !ok {
+			cls[t.Relation] = Classify(t.Relation, ctx)
+			order = append(order, t.Relation)
+		}
+		count[t.Relation]++
+	}
+	byClass := map[Class]*ClassCount{}
+	for _, c := range Classes {
+		byClass[c] = &ClassCount{Class: c}
+	}
+	for _, r := range order {
+		c := byClass[cls[r].Class]
+		c.Relations++
+		c.Triples += count[r]
+		ga.Relations = append(ga.Relations, RelationInfo{Classification: cls[r], Triples: count[r]})
+	}
+	sort.SliceStable(ga.Relations, func(i, j int) bool {
+		a, b := ga.Relations[i], ga.Relations[j]
+		if a.Triples != b.Triples {
+			return a.Triples > b.Triples
+		}
+		return a.Relation < b.Relation
+	})
+	for _, c := range Classes {
+		byClass[c].Share = ratio(byClass[c].Triples, len(ts))
+		ga.Classes = append(ga.Classes, *byClass[c])
+	}
+	return ga, cls
+}
+
+// Analyze explains one sample: the classes and structure of the GT and
+// predicted graphs, GT coverage by class and depth level, validity by class
+// and the taxonomy of invalid predictions. cov and val are the recorded or
+// judged verdicts; either may be nil (then that part is empty). Indices out
+// of range are skipped and noted.
+func Analyze(task kg.Task, pred kg.Prediction, cov []kg.Verdict, val []kg.Validity) Report {
+	gt := gtTriples(task)
+	rep := Report{TaskID: task.ID, QID: pred.QID, SampleIdx: pred.SampleIdx}
+	gtCtx := NewGraphContext(gt, nil)
+	predCtx := NewGraphContext(pred.Triples, gt)
+	var gtCls, predCls map[string]Classification
+	rep.GT, gtCls = analyzeGraph(gt, gtCtx)
+	rep.Pred, predCls = analyzeGraph(pred.Triples, predCtx)
+	rep.Structure = compareStructure(rep.GT.Structure, rep.Pred.Structure)
+
+	// Coverage by class and by level.
+	state := make([]kg.State, len(gt))
+	for i := range state {
+		state[i] = kg.Unjudged
+	}
+	supporting := make([]bool, len(pred.Triples))
+	badSupport := 0
+	for _, v := range cov {
+		if v.GTIndex < 0 || v.GTIndex >= len(gt) {
+			rep.Notes = append(rep.Notes, "coverage verdict with out-of-range gt_index skipped")
+			continue
+		}
+		state[v.GTIndex] = v.State
+		if v.State != kg.Covered {
+			continue
+		}
+		for _, p := range v.Support {
+			if p >= 0 && p < len(pred.Triples) {
+				supporting[p] = true
+			} else {
+				badSupport++
+			}
+		}
+	}
+	if badSupport > 0 {
+		rep.Notes = append(rep.Notes, strconv.Itoa(badSupport)+" out-of-range supporting_pred_indices ignored")
+	}
+	if cov != nil {
+		byClass := map[Class]*ClassCoverage{}
+		rels := map[Class]map[string]bool{}
+		for _, c := range Classes {
+			byClass[c] = &ClassCoverage{Class: c}
+			rels[c] = map[string]bool{}
+		}
+		lvl := buildGraph(gt).levels()
+		byLevel := map[int]*LevelCoverage{}
+		for i, t := range gt {
+			c := byClass[gtCls[t.Relation].Class]
+			rels[c.Class][t.Relation] = true
+			c.Triples++
+			l, ok := lvl[t.Head]
+			if !ok {
+				l = -1
+			}
+			if byLevel[l] == nil {
+				byLevel[l] = &LevelCoverage{Level: l}
+			}
+			byLevel[l].Triples++
+			switch state[i] {
+			case kg.Covered:
+				c.Covered++
+				byLevel[l].Covered++
+			case kg.Unjudged:
+				c.Unjudged++
+			}
+		}
+		for _, c := range Classes {
+			byClass[c].Recall = ratio(byClass[c].Covered, byClass[c].Triples)
+			byClass[c].Relations = len(rels[c])
+			rep.CoverageByClass = append(rep.CoverageByClass, *byClass[c])
+		}
+		for _, l := range byLevel {
+			l.Recall = ratio(l.Covered, l.Triples)
+			rep.CoverageByLevel = append(rep.CoverageByLevel, *l)
+		}
+		sort.Slice(rep.CoverageByLevel, func(i, j int) bool { return rep.CoverageByLevel[i].Level < rep.CoverageByLevel[j].Level })
+	}
+
+	if val == nil {
+		return rep
+	}
+	valid := make([]kg.State, len(pred.Triples))
+	for i := range valid {
+		valid[i] = kg.Unjudged
+	}
+	for _, v := range val {
+		if v.PredIndex < 0 || v.PredIndex >= len(pred.Triples) {
+			rep.Notes = append(rep.Notes, "validity verdict with out-of-range pred_index skipped")
+			continue
+		}
+		valid[v.PredIndex] = v.State
+	}
+	byClass := map[Class]*ClassValidity{}
+	for _, c := range Classes {
+		byClass[c] = &ClassValidity{Class: c}
+	}
+	cats := map[string]*InvalidCategory{}
+	types := map[string]*TypeRow{}
+	typeRels := map[string]map[string]bool{}
+	for i, t := range pred.Triples {
+		cl := predCls[t.Relation]
+		c := byClass[cl.Class]
+		c.Triples++
+		cat := invalidCategory(cl)
+		if cats[cat] == nil {
+			cats[cat] = &InvalidCategory{Category: cat, Class: cl.Class}
+		}
+		typ := cl.Concept
+		if typ == "" || cl.Class == Factual || cl.Class == Organizational {
+			typ = kg.Normalize(t.Relation)
+		}
+		key := string(cl.Class) + "\x1f" + typ
+		row := types[key]
+		if row == nil {
+			row = &TypeRow{Type: typ, Class: cl.Class, AskedFor: cl.AskedFor}
+			types[key] = row
+			typeRels[key] = map[string]bool{}
+		}
+		typeRels[key][t.Relation] = true
+		row.Count++
+		if !supporting[i] {
+			c.Unsupporting++
+			cats[cat].Unsupporting++
+			row.Unsupporting++
+		}
+		if valid[i] == kg.Covered {
+			c.Valid++
+			continue
+		}
+		c.Invalid++
+		if valid[i] == kg.Unjudged {
+			c.Unjudged++
+		}
+		rep.InvalidTotal++
+		cats[cat].Invalid++
+		row.Invalid++
+	}
+	for _, c := range Classes {
+		byClass[c].ValidRate = ratio(byClass[c].Valid, byClass[c].Triples)
+		rep.ValidityByClass = append(rep.ValidityByClass, *byClass[c])
+	}
+	for _, c := range cats {
+		c.Share = ratio(c.Invalid, rep.InvalidTotal)
+		rep.Invalid = append(rep.Invalid, *c)
+	}
+	sort.Slice(rep.Invalid, func(i, j int) bool {
+		a, b := rep.Invalid[i], rep.Invalid[j]
+		if a.Invalid != b.Invalid {
+			return a.Invalid > b.Invalid
+		}
+		return a.Category < b.Category
+	})
+	for k, r := range types {
+		for rel := range typeRels[k] {
+			r.Relations = append(r.Relations, rel)
+		}
+		sort.Strings(r.Relations)
+		r.Rate = ratio(r.Invalid, r.Count)
+		rep.InvalidTypes = append(rep.InvalidTypes, *r)
+	}
+	sort.Slice(rep.InvalidTypes, func(i, j int) bool {
+		a, b := rep.InvalidTypes[i], rep.InvalidTypes[j]
+		if a.Rate != b.Rate {
+			return a.Rate > b.Rate
+		}
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		if a.Class != b.Class {
+			return a.Class < b.Class
+		}
+		return a.Type < b.Type
+	})
+	return rep
+}
+
+// invalidCategory names the taxonomy bucket of a predicted relation.
+func invalidCategory(c Classification) string {
+	switch c.Class {
+	case Bibliographic, Subjective, Meta:
+		if c.AskedFor != nil && *c.AskedFor {
+			return string(c.Class) + " (asked for)"
+		}
+		return string(c.Class) + " (not asked for)"
+	case Organizational:
+		return "organizational"
+	}
+	return "factual"
+}
+
+func compareStructure(g, p Structure) []StructureRow {
+	row := func(m string, a, b float64) StructureRow { return StructureRow{Metric: m, GT: a, Pred: b} }
+	f := func(i int) float64 { return float64(i) }
+	return []StructureRow{
+		row("triples", f(g.Triples), f(p.Triples)),
+		row("nodes", f(g.Nodes), f(p.Nodes)),
+		row("entities", f(g.Entities), f(p.Entities)),
+		row("relation_types", f(g.Relations), f(p.Relations)),
+		row("roots", f(g.Roots), f(p.Roots)),
+		row("depth", f(g.Depth), f(p.Depth)),
+		row("max_level", f(g.MaxLevel), f(p.MaxLevel)),
+		row("branching", g.Branching, p.Branching),
+		row("max_branching", f(g.MaxBranching), f(p.MaxBranching)),
+		row("entity_branching", g.EntityBranching, p.EntityBranching),
+		row("entity_share", g.EntityShare, p.EntityShare),
+		row("components", f(g.Components), f(p.Components)),
+		row("flatness", g.Flatness, p.Flatness),
+	}
+}
