@@ -142,6 +142,9 @@ func TestClassifyLexicon(t *testing.T) {
 		{"所属公司", Factual, ""},
 		{"是否为亚洲公司品牌", Meta, "criteria"},
 		{"founded", Factual, ""},
+		{"citation count", Bibliographic, "citation"},
+		{"evaluations completed", Factual, ""},
+		{"academic journal median treatment arm sample", Factual, ""},
 	} {
 		t.Run(tc.rel, func(t *testing.T) {
 			got := Classify(tc.rel, nil)

@@ -156,8 +156,10 @@ func (l *Lexicon) classify(rel string) (m lexMatch, ok bool) {
 		if c == Factual {
 			continue
 		}
-		// A factual phrase vetoes judgments and scaffolding, never metadata.
-		if veto != nil && (c == Subjective || c == Organizational) {
+		// A factual phrase vetoes judgments and scaffolding; a measurement
+		// (average, median, count) also vetoes metadata. Nothing vetoes meta.
+		if veto != nil && !strings.Contains(e.norm, veto.norm) &&
+			(c == Subjective || c == Organizational || (c == Bibliographic && veto.Concept == "measure")) {
 			m.Veto = veto.Term
 			continue
 		}
