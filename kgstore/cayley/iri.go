@@ -154,3 +154,38 @@ func item(owner quad.IRI, list string, i int) quad.IRI {
 	}
 	return quad.IRI(string(owner) + sep + list + "/" + strconv.Itoa(i))
 }
+
+// decodeRoot splits a root IRI prefix+esc(a)/esc(b)/... into its unescaped
+// parts.
+func decodeRoot(v quad.Value, prefix string) ([]string, error) {
+	iri, ok := v.(quad.IRI)
+	if !ok || !strings.HasPrefix(string(iri), prefix) {
+		return nil, fmt.Errorf("not a %s root: %v", prefix, v)
+	}
+	parts := strings.Split(string(iri)[len(prefix):], "/")
+	for i, p := range parts {
+		u, err := unescape(p)
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = u
+	}
+	return parts, nil
+}
+
+// decodeKeyIRI reads the sample key out of a prediction label or verdict
+// set root (prefix RUN/TASK/SAMPLE).
+func decodeKeyIRI(v quad.Value, prefix string) (kgstore.SampleKey, error) {
+	parts, err := decodeRoot(v, prefix)
+	if err != nil {
+		return kgstore.SampleKey{}, err
+	}
+	if len(parts) != 3 {
+		return kgstore.SampleKey{}, fmt.Errorf("not a sample key: %v", v)
+	}
+	n, err := strconv.Atoi(parts[2])
+	if err != nil {
+		return kgstore.SampleKey{}, fmt.Errorf("not a sample key: %v", v)
+	}
+	return kgstore.SampleKey{Run: parts[0], TaskID: parts[1], Sample: n}, nil
+}

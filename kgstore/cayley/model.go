@@ -466,3 +466,35 @@ func decodeVerdicts(g *view, root quad.IRI) (kgstore.Verdicts, error) {
 	}
 	return v, nil
 }
+
+// directEdges derives the direct entity-to-entity edges that the triple
+// nodes among quads imply (as builder.triple writes them).
+func directEdges(label quad.Value, quads []quad.Quad) []quad.Quad {
+	type parts struct{ h, r, t quad.Value }
+	nodes := map[quad.Value]*parts{}
+	for _, q := range quads {
+		if q.Predicate != pHead && q.Predicate != pRelation && q.Predicate != pTail {
+			continue
+		}
+		p := nodes[q.Subject]
+		if p == nil {
+			p = &parts{r: quad.String("")}
+			nodes[q.Subject] = p
+		}
+		switch q.Predicate {
+		case pHead:
+			p.h = q.Object
+		case pRelation:
+			p.r = q.Object
+		case pTail:
+			p.t = q.Object
+		}
+	}
+	var out []quad.Quad
+	for _, p := range nodes {
+		if p.h != nil && p.t != nil {
+			out = append(out, quad.Quad{Subject: p.h, Predicate: p.r, Object: p.t, Label: label})
+		}
+	}
+	return out
+}

@@ -13,7 +13,8 @@ import (
 	cayleykv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/cayley/graph/kv/leveldb"
 	_ "github.com/cayleygraph/cayley/graph/memstore" // ":memory:" backend
-	_ "github.com/cayleygraph/cayley/writer"         // registers the "single" quad writer
+	"github.com/cayleygraph/cayley/graph/refs"
+	_ "github.com/cayleygraph/cayley/writer" // registers the "single" quad writer
 	"github.com/cayleygraph/quad"
 
 	"github.com/kgjudge/kgjudge/kg"
@@ -116,24 +117,49 @@ func (s *Store) check(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// scan calls fn for every quad of the shape it.
-func (s *Store) scan(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error) error {
+// filter restricts a scan to quads whose direction Dir is the value V; it
+// is checked on store references, before any quad is resolved, so scanning a
+// node shared by many graphs stays cheap.
+type filter struct {
+	Dir quad.Direction
+	V   quad.Value
+}
+
+// scan calls fn for every quad with value v in direction dir (by index
+// where the backend has one) that passes the filters.
+func (s *Store) scan(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error, filters ...filter) error {
 	ref, err := s.qs.ValueOf(v)
-	if err != nil {
+	if err != nil || ref == nil {
 		return err
 	}
-	if ref == nil {
-		return nil
+	want := make([]any, len(filters))
+	for i, f := range filters {
+		fr, err := s.qs.ValueOf(f.V)
+		if err != nil || fr == nil {
+			return err // nothing can match
+		}
+		want[i] = refs.ToKey(fr)
 	}
 	it := s.qs.QuadIterator(dir, ref).Iterate()
 	defer it.Close()
+next:
 	for n := 0; it.Next(ctx); n++ {
 		if n%512 == 511 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		q, err := s.qs.Quad(it.Result())
+		qref := it.Result()
+		for i, f := range filters {
+			r, err := s.qs.QuadDirection(qref, f.Dir)
+			if err != nil {
+				return err
+			}
+			if r == nil || refs.ToKey(r) != want[i] {
+				continue next
+			}
+		}
+		q, err := s.qs.Quad(qref)
 		if err != nil {
 			return err
 		}
@@ -147,18 +173,9 @@ func (s *Store) scan(ctx context.Context, dir quad.Direction, v quad.Value, fn f
 	return ctx.Err()
 }
 
-// labelQuads returns every quad of a label.
-func (s *Store) labelQuads(ctx context.Context, label quad.Value) ([]quad.Quad, error) {
-	var out []quad.Quad
-	err := s.scan(ctx, quad.Label, label, func(q quad.Quad) error {
-		out = append(out, q)
-		return nil
-	})
-	return out, err
-}
-
 // subtree returns the quads of label whose subject is root or a node below
-// it (an IRI starting with root#).
+// it (an IRI starting with root#), walking from the root by subject: Cayley's
+// kv backends index subjects and objects but not labels.
 func (s *Store) subtree(ctx context.Context, label quad.Value, root quad.IRI) ([]quad.Quad, error) {
 	var out []quad.Quad
 	prefix := string(root) + "#"
@@ -168,21 +185,28 @@ func (s *Store) subtree(ctx context.Context, label quad.Value, root quad.IRI) ([
 		subj := queue[0]
 		queue = queue[1:]
 		err := s.scan(ctx, quad.Subject, subj, func(q quad.Quad) error {
-			if q.Label != label {
-				return nil
-			}
 			out = append(out, q)
 			if o, ok := q.Object.(quad.IRI); ok && strings.HasPrefix(string(o), prefix) && !seen[o] {
 				seen[o] = true
 				queue = append(queue, o)
 			}
 			return nil
-		})
+		}, filter{quad.Label, label})
 		if err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// graphQuads returns every quad of a task's or prediction's graph: the
+// subtree of its root plus the direct entity edges its triple nodes imply.
+func (s *Store) graphQuads(ctx context.Context, label quad.IRI) ([]quad.Quad, error) {
+	quads, err := s.subtree(ctx, label, label)
+	if err != nil {
+		return nil, err
+	}
+	return append(quads, directEdges(label, quads)...), nil
 }
 
 // replace turns the quads old into the quads new: one batch deleting
@@ -243,7 +267,7 @@ func (s *Store) put(ctx context.Context, t kg.Task) error {
 	if err != nil {
 		return err
 	}
-	old, err := s.labelQuads(ctx, gtLabel(t.ID))
+	old, err := s.graphQuads(ctx, gtLabel(t.ID))
 	if err != nil {
 		return err
 	}
@@ -266,7 +290,7 @@ func (s *Store) task(ctx context.Context, taskID string) (kg.Task, error) {
 		return kg.Task{}, err
 	}
 	label := gtLabel(taskID)
-	quads, err := s.labelQuads(ctx, label)
+	quads, err := s.subtree(ctx, label, label)
 	if err != nil {
 		return kg.Task{}, err
 	}
@@ -281,12 +305,14 @@ func (s *Store) TaskIDs(ctx context.Context) ([]string, error) {
 		return nil, fmt.Errorf("kgstore/cayley: task ids: %w", err)
 	}
 	var ids []string
-	err := s.scan(ctx, quad.Predicate, pTaskID, func(q quad.Quad) error {
-		if id, ok := q.Object.(quad.String); ok && q.Label == q.Subject {
-			ids = append(ids, string(id))
+	err := s.scan(ctx, quad.Object, tTask, func(q quad.Quad) error {
+		id, err := decodeRoot(q.Subject, gtPrefix)
+		if err != nil {
+			return err
 		}
+		ids = append(ids, id[0])
 		return nil
-	})
+	}, filter{quad.Predicate, pType})
 	if err != nil {
 		return nil, fmt.Errorf("kgstore/cayley: task ids: %w", err)
 	}
@@ -302,7 +328,7 @@ func (s *Store) PutPrediction(ctx context.Context, key kgstore.SampleKey, p kg.P
 	err := s.check(ctx)
 	if err == nil {
 		var old []quad.Quad
-		old, err = s.labelQuads(ctx, predLabel(key))
+		old, err = s.graphQuads(ctx, predLabel(key))
 		if err == nil {
 			err = s.replace(ctx, old, encodePrediction(key, p))
 		}
@@ -326,7 +352,7 @@ func (s *Store) Prediction(ctx context.Context, key kgstore.SampleKey) (kg.Predi
 			return kg.Prediction{}, err
 		}
 		label := predLabel(key)
-		quads, err := s.labelQuads(ctx, label)
+		quads, err := s.subtree(ctx, label, label)
 		if err != nil {
 			return kg.Prediction{}, err
 		}
@@ -353,35 +379,20 @@ func (s *Store) samples(ctx context.Context, run string) ([]kgstore.SampleKey, e
 	if err := s.check(ctx); err != nil {
 		return nil, err
 	}
-	var roots []quad.Value
+	var keys []kgstore.SampleKey
 	err := s.scan(ctx, quad.Object, quad.String(run), func(q quad.Quad) error {
-		if q.Predicate == pRun && q.Label == q.Subject {
-			if l, ok := q.Label.(quad.IRI); ok && strings.HasPrefix(string(l), predPrefix) {
-				roots = append(roots, q.Subject)
-			}
+		if l, ok := q.Subject.(quad.IRI); !ok || !strings.HasPrefix(string(l), predPrefix) {
+			return nil // a verdict set of the run
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	keys := make([]kgstore.SampleKey, 0, len(roots))
-	for _, root := range roots {
-		var quads []quad.Quad
-		err := s.scan(ctx, quad.Subject, root, func(q quad.Quad) error {
-			if q.Label == root {
-				quads = append(quads, q)
-			}
-			return nil
-		})
+		k, err := decodeKeyIRI(q.Subject, predPrefix)
 		if err != nil {
-			return nil, err
-		}
-		k, err := decodeKey(newGraph(quads), root)
-		if err != nil {
-			return nil, err
+			return err
 		}
 		keys = append(keys, k)
+		return nil
+	}, filter{quad.Predicate, pRun})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i].TaskID != keys[j].TaskID {
@@ -401,15 +412,24 @@ func (s *Store) Runs(ctx context.Context) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	var runs []string
-	err := s.scan(ctx, quad.Predicate, pRun, func(q quad.Quad) error {
-		if r, ok := q.Object.(quad.String); ok && !seen[string(r)] {
-			seen[string(r)] = true
-			runs = append(runs, string(r))
+	for _, c := range []struct {
+		typ    quad.IRI
+		prefix string
+	}{{tPrediction, predPrefix}, {tVerdictSet, verdictPrefix}} {
+		err := s.scan(ctx, quad.Object, c.typ, func(q quad.Quad) error {
+			k, err := decodeKeyIRI(q.Subject, c.prefix)
+			if err != nil {
+				return err
+			}
+			if !seen[k.Run] {
+				seen[k.Run] = true
+				runs = append(runs, k.Run)
+			}
+			return nil
+		}, filter{quad.Predicate, pType})
+		if err != nil {
+			return nil, fmt.Errorf("kgstore/cayley: runs: %w", err)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("kgstore/cayley: runs: %w", err)
 	}
 	sort.Strings(runs)
 	return runs, nil
@@ -482,12 +502,12 @@ func (s *Store) neighbors(ctx context.Context, key kgstore.SampleKey, name strin
 	var triples []quad.Value
 	seen := map[quad.Value]bool{}
 	err = s.scan(ctx, quad.Object, entityIRI(name), func(q quad.Quad) error {
-		if q.Label == label && (q.Predicate == pHead || q.Predicate == pTail) && !seen[q.Subject] {
+		if (q.Predicate == pHead || q.Predicate == pTail) && !seen[q.Subject] {
 			seen[q.Subject] = true
 			triples = append(triples, q.Subject)
 		}
 		return nil
-	})
+	}, filter{quad.Label, label})
 	if err != nil {
 		return nil, err
 	}
@@ -495,11 +515,9 @@ func (s *Store) neighbors(ctx context.Context, key kgstore.SampleKey, name strin
 	for _, t := range triples {
 		var quads []quad.Quad
 		err := s.scan(ctx, quad.Subject, t, func(q quad.Quad) error {
-			if q.Label == label {
-				quads = append(quads, q)
-			}
+			quads = append(quads, q)
 			return nil
-		})
+		}, filter{quad.Label, label})
 		if err != nil {
 			return nil, err
 		}
