@@ -77,7 +77,6 @@ func ParseResponse(text string) ([]kg.Triple, kg.ParseReport) {
 		if len(triples) > 0 {
 			ext.Notes = append(ext.Notes, "the reference parser recovers no triple from this response")
 		}
-		ext.Skipped += rep.Skipped
 		rep = ext
 	}
 	rep.Triples = len(triples)
