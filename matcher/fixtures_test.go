@@ -1,0 +1,149 @@
+package matcher
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/kg"
+)
+
+// fixtureDir holds real VibeSearchBench samples with their published scores
+// (see SOURCE.md in each folder for attribution).
+const fixtureDir = "../testdata/fixtures"
+
+type fixture struct {
+	task kg.Task
+	pred kg.Prediction
+	eval ingest.Eval
+}
+
+func loadFixture(t testing.TB, name string) fixture {
+	t.Helper()
+	dir := filepath.Join(fixtureDir, name)
+	task, err := ingest.ReadTask(filepath.Join(dir, "gt.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := ingest.ReadPredictions(t.Context(), filepath.Join(dir, "pred.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(preds) != 1 {
+		t.Fatalf("%s: %d predictions", name, len(preds))
+	}
+	ev, err := ingest.ReadEval(filepath.Join(dir, "eval.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds[0].TaskID = task.ID
+	preds[0].SampleIdx = ev.SampleIdx
+	return fixture{task, preds[0], ev}
+}
+
+var fixtureNames = []string{"d001", "p012", "p041"}
+
+// TestReplayReproducesPublished is the acceptance test: replaying the
+// recorded verdicts under the paper protocol gives every published number.
+func TestReplayReproducesPublished(t *testing.T) {
+	for _, name := range fixtureNames {
+		t.Run(name, func(t *testing.T) {
+			f := loadFixture(t, name)
+			r, err := NewReplay([]ingest.Eval{f.eval}, []string{f.task.ID}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j, err := r.Judge(t.Context(), &f.task, &f.pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			it, err := Score(&f.task, &f.pred, j, ProtocolPaper)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := f.eval
+			for _, c := range []struct {
+				name      string
+				got, want float64
+			}{
+				{"triplet_precision", it.TripletPrecision, e.TripletPrecision},
+				{"triplet_recall", it.TripletRecall, e.TripletRecall},
+				{"triplet_f1", it.TripletF1, e.TripletF1},
+				{"node_precision", it.NodePrecision, e.NodePrecision},
+				{"node_recall", it.NodeRecall, e.NodeRecall},
+				{"node_f1", it.NodeF1, e.NodeF1},
+			} {
+				if c.got != c.want {
+					t.Errorf("%s = %.4f, published %.4f", c.name, c.got, c.want)
+				}
+			}
+			nd := e.NodeDetails
+			if *it.NodeDetails != (NodeDetails{nd.TotalGTNodes, nd.RecalledGTNodes, nd.TotalPredNodes, nd.PrecisePredNodes, nd.NodePrecision, nd.NodeRecall, nd.NodeF1}) {
+				t.Errorf("node details %+v, published %+v", *it.NodeDetails, *nd)
+			}
+			if it.NumPredTriples != e.NumPredTriples || it.Coverage.CoveredCount != e.Coverage.CoveredCount || it.Validity.ValidCount != e.Validity.ValidCount {
+				t.Errorf("counts: pred %d covered %d valid %d; published %d/%d/%d", it.NumPredTriples, it.Coverage.CoveredCount, it.Validity.ValidCount,
+					e.NumPredTriples, e.Coverage.CoveredCount, e.Validity.ValidCount)
+			}
+			if it.Unjudged.Total() != 0 || len(it.IndexProblems) != 0 {
+				t.Errorf("unjudged %+v, index problems %v", it.Unjudged, it.IndexProblems)
+			}
+		})
+	}
+}
+
+// TestReplayCodeProtocol checks the code protocol against values computed
+// independently (Python, from eval.json: distinct supporting indices / predicted).
+func TestReplayCodeProtocol(t *testing.T) {
+	want := map[string]float64{"d001": 0.2145, "p012": 0.1922, "p041": 0.3119}
+	for _, name := range fixtureNames {
+		t.Run(name, func(t *testing.T) {
+			f := loadFixture(t, name)
+			r, err := NewReplay([]ingest.Eval{f.eval}, []string{f.task.ID}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j, err := r.Judge(t.Context(), &f.task, &f.pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			it, err := Score(&f.task, &f.pred, j, ProtocolCode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if it.TripletPrecision != want[name] || it.TripletRecall != f.eval.TripletRecall {
+				t.Errorf("code P/R = %.4f/%.4f, want %.4f/%.4f", it.TripletPrecision, it.TripletRecall, want[name], f.eval.TripletRecall)
+			}
+			if it.Validity != nil {
+				t.Error("code protocol must not report validity details")
+			}
+		})
+	}
+}
+
+func TestReplayRefusesForeignRecords(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		mutate func(f *fixture)
+		want   string
+	}{
+		{"gt text differs", func(f *fixture) { f.task.Triples[5].Relation += "x" }, "per_gt_triple[5]"},
+		{"pred count differs", func(f *fixture) { f.pred.Triples = f.pred.Triples[:10] }, "num_pred_triples 307"},
+		{"pred text differs", func(f *fixture) { f.pred.Triples[3].Tail = "other" }, "per_pred_triple[3]"},
+		{"fewer GT triples", func(f *fixture) { f.task.Triples = f.task.Triples[:100] }, "397 recorded GT triples"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := loadFixture(t, "p012")
+			tc.mutate(&g)
+			r, err := NewReplay([]ingest.Eval{g.eval}, []string{g.task.ID}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = r.Judge(t.Context(), &g.task, &g.pred)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want mention of %q", err, tc.want)
+			}
+		})
+	}
+}
