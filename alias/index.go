@@ -46,7 +46,7 @@ const (
 	boostExact     = 8.0
 	boostText      = 1.0
 	boostAliasText = 0.8
-	boostConcept   = 1.5
+	boostConcept   = 2.0
 	boostFuzzy     = 0.3
 	// batchSize is the number of documents per Bleve batch.
 	batchSize = 512
