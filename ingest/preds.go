@@ -330,6 +330,12 @@ func readLine(r *bufio.Reader, buf []byte) ([]byte, error) {
 	buf = buf[:0]
 	for {
 		frag, err := r.ReadSlice('\n')
+		if need := len(buf) + len(frag); need > cap(buf) {
+			// Double (append grows large slices by only 1.25x).
+			nb := make([]byte, len(buf), max(need, 2*cap(buf), 64<<10))
+			copy(nb, buf)
+			buf = nb
+		}
 		buf = append(buf, frag...)
 		if err == bufio.ErrBufferFull {
 			continue
