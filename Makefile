@@ -1,0 +1,37 @@
+# kgjudge — see README.md. Every target works on a fresh clone.
+GO       ?= go
+BIN      ?= bin/kgjudge
+FUZZTIME ?= 20s
+BENCHTIME ?= 1x
+
+.PHONY: build test unit bench demo fuzz vet clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/kgjudge
+
+# The whole test suite: vet, then every package's tests. Neo4j tests need a
+# running server: scripts/test.sh starts one (embedded, via the JVM) for the
+# duration of the run when none is configured.
+test:
+	scripts/test.sh
+
+# Unit tests only, no server started.
+unit: vet
+	$(GO) test ./...
+
+vet:
+	$(GO) vet ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+# Scores the bundled examples with the embedded defaults: no API key, no server.
+demo: build
+	$(BIN) score --gt examples/gt --pred examples/pred --run demo --store .kgjudge --out kgjudge-out/demo
+
+# Runs every fuzz target for FUZZTIME each (go test allows one target per run).
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)
+
+clean:
+	rm -rf bin .kgjudge kgjudge-out

@@ -1,0 +1,308 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/kgstore"
+	"github.com/kgjudge/kgjudge/kgstore/cayley"
+	"github.com/kgjudge/kgjudge/matcher"
+)
+
+type scoreOptions struct {
+	GT            string
+	Pred          string
+	Judge         string
+	Verdicts      string
+	Protocol      string
+	Store         string
+	Out           string
+	Run           string
+	Map           string
+	JSON          bool
+	AllowUnjudged bool
+
+	// judge, when set, is used instead of the one named by Judge (tests).
+	judge matcher.Judge
+}
+
+func scoreCommand() *ucli.Command {
+	var o scoreOptions
+	return &ucli.Command{
+		Name:      "score",
+		Usage:     "score predictions against ground truth and write summary.json and per-sample items",
+		UsageText: "kgjudge score --gt PATH --pred PATH [options]",
+		Description: `Reads ground-truth task files (--gt: a file or a directory of task_*.json) and predictions
+(--pred: a file or directory of trajectory JSONL, final-extraction JSON, JSON/JSONL arrays,
+CSV/TSV, or agent response text), matches predictions to tasks (by qid/task id, by numeric
+prefix for Pro-style ids such as "020", or by --map), stores both graphs, judges coverage
+and writes OUT/summary.json, OUT/items/<task_id>_sample<N>.json and a table on stdout.
+
+Judges:
+   offline  exact match after normalisation (NFKC, case, width, whitespace, punctuation); no key, no server
+   replay   the recorded verdicts of the benchmark's judge (--verdicts: reference eval outputs
+            or trajectory JSONL whose lines end with the eval keys; default: --pred itself)
+
+Protocols (FORMATS.md §4):
+   paper    precision = predicted triples judged valid in the validity pass (published numbers)
+   code     precision = distinct supporting predicted indices (the public evaluator's code)
+
+EXAMPLES:
+   kgjudge score --gt examples/gt --pred examples/pred
+   kgjudge score --gt fixtures/p012/gt.json --pred fixtures/p012/eval.json --judge replay
+   kgjudge score --gt tasks/ --pred trajs/model-x/ --judge replay --protocol code --store :memory: --json`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT, EnvVars: []string{"KGJUDGE_GT"}},
+			&ucli.StringFlag{Name: "pred", Usage: "prediction file or directory", Required: true, Destination: &o.Pred},
+			&ucli.StringFlag{Name: "judge", Usage: "offline | replay", Value: "offline", Destination: &o.Judge, EnvVars: []string{"KGJUDGE_JUDGE"}},
+			&ucli.StringFlag{Name: "verdicts", Usage: "recorded verdicts for --judge replay (default: --pred)", Destination: &o.Verdicts},
+			&ucli.StringFlag{Name: "protocol", Usage: "paper | code", Value: string(matcher.ProtocolPaper), Destination: &o.Protocol, EnvVars: []string{"KGJUDGE_PROTOCOL"}},
+			&ucli.StringFlag{Name: "store", Usage: "store directory, or :memory:", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
+			&ucli.StringFlag{Name: "out", Usage: "output directory", Value: "kgjudge-out", Destination: &o.Out, EnvVars: []string{"KGJUDGE_OUT"}},
+			&ucli.StringFlag{Name: "run", Usage: "run name (default: the base name of --pred)", Destination: &o.Run},
+			&ucli.StringFlag{Name: "map", Usage: "file mapping prediction qids to task ids (JSON object or two-column CSV/TSV)", Destination: &o.Map},
+			&ucli.BoolFlag{Name: "json", Usage: "print summary.json on stdout instead of the table", Destination: &o.JSON},
+			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
+		},
+		Action: func(c *ucli.Context) error {
+			if c.NArg() > 0 {
+				return userErrorf("score takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
+			}
+			_, err := runScore(c.Context, o, c.App.Writer, c.App.ErrWriter)
+			return err
+		},
+	}
+}
+
+func validateScoreArgs(o *scoreOptions) (matcher.Protocol, error) {
+	proto, err := matcher.ParseProtocol(o.Protocol)
+	if err != nil {
+		return "", &UserError{Err: fmt.Errorf("--protocol: %w", err)}
+	}
+	switch o.Judge {
+	case "offline", "replay":
+	default:
+		return "", userErrorf("--judge: unknown judge %q (want offline or replay)", o.Judge)
+	}
+	if o.Verdicts != "" && o.Judge != "replay" {
+		return "", userErrorf("--verdicts is only used by --judge replay")
+	}
+	for flag, p := range map[string]string{"--gt": o.GT, "--pred": o.Pred, "--verdicts": o.Verdicts, "--map": o.Map} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			return "", userErrorf("%s: %w", flag, err)
+		}
+	}
+	if o.Run == "" {
+		o.Run = strings.TrimSuffix(filepath.Base(filepath.Clean(o.Pred)), filepath.Ext(o.Pred))
+	}
+	if strings.ContainsAny(o.Run, "/\\") || o.Run == "" || o.Run == "." {
+		return "", userErrorf("--run: %q is not a usable run name", o.Run)
+	}
+	return proto, nil
+}
+
+// scoreResult is what a score run produced, for tests.
+type scoreResult struct {
+	Summary matcher.Summary
+	Items   []matcher.Item
+}
+
+func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*scoreResult, error) {
+	proto, err := validateScoreArgs(&o)
+	if err != nil {
+		return nil, err
+	}
+	var inputErrs []error
+	keepGoing := func(err error) error {
+		var fe *ingest.FileErrors
+		if errors.As(err, &fe) {
+			inputErrs = append(inputErrs, fe.Errs...)
+			return nil
+		}
+		return err
+	}
+
+	tasks, err := ingest.ReadTasks(o.GT)
+	if err = keepGoing(err); err != nil {
+		return nil, wrapInput(err)
+	}
+	preds, err := ingest.ReadPredictions(ctx, o.Pred)
+	if err = keepGoing(err); err != nil {
+		return nil, wrapInput(err)
+	}
+	var mapping map[string]string
+	if o.Map != "" {
+		if mapping, err = ingest.ReadMap(o.Map); err != nil {
+			return nil, wrapInput(err)
+		}
+	}
+	taskByID := make(map[string]*kg.Task, len(tasks))
+	ids := make([]string, 0, len(tasks))
+	for i := range tasks {
+		taskByID[tasks[i].ID] = &tasks[i]
+		ids = append(ids, tasks[i].ID)
+	}
+	if err := ingest.MatchTasks(preds, ids, mapping); err != nil {
+		var me *ingest.MatchError
+		if !errors.As(err, &me) {
+			return nil, err
+		}
+		// Unmatched predictions are listed; the matched ones are scored.
+		inputErrs = append(inputErrs, err)
+	}
+
+	judge, err := newJudge(ctx, o, ids, mapping)
+	if err != nil {
+		return nil, err
+	}
+
+	store, err := openStore(ctx, o.Store)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	for i := range tasks {
+		if err := store.PutTask(ctx, tasks[i]); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+	}
+
+	res := &scoreResult{}
+	prog := newProgress(stderr, len(preds))
+	seen := map[kgstore.SampleKey]bool{}
+	for i := range preds {
+		p := &preds[i]
+		key := kgstore.SampleKey{Run: o.Run, TaskID: p.TaskID, Sample: p.SampleIdx}
+		if p.TaskID == "" || seen[key] {
+			continue // unmatched or given twice: reported by MatchTasks
+		}
+		seen[key] = true
+		task := taskByID[p.TaskID]
+		if err := store.PutPrediction(ctx, key, *p); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		j, err := judge.Judge(ctx, task, p)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return nil, err
+			}
+			inputErrs = append(inputErrs, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err))
+			continue
+		}
+		item, err := matcher.Score(task, p, j, proto)
+		if err != nil {
+			inputErrs = append(inputErrs, &UserError{Err: err})
+			continue
+		}
+		if err := store.PutVerdicts(ctx, kgstore.Verdicts{Key: key, Coverage: j.Coverage, Validity: j.Validity}); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		res.Items = append(res.Items, item)
+		prog.step(p.TaskID, p.SampleIdx)
+	}
+	prog.done()
+
+	sort.SliceStable(res.Items, func(a, b int) bool {
+		if res.Items[a].QID != res.Items[b].QID {
+			return res.Items[a].QID < res.Items[b].QID
+		}
+		return res.Items[a].SampleIdx < res.Items[b].SampleIdx
+	})
+	res.Summary = matcher.Summarize(res.Items)
+	res.Summary.Run = o.Run
+	res.Summary.Judge = judge.Name()
+	res.Summary.Protocol = proto
+	for _, e := range inputErrs {
+		res.Summary.Failed = append(res.Summary.Failed, e.Error())
+	}
+	if err := writeOutputs(o.Out, res); err != nil {
+		return nil, err
+	}
+	if o.JSON {
+		b, err := json.MarshalIndent(res.Summary, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+	} else {
+		printTable(stdout, o, res)
+	}
+
+	for _, e := range inputErrs {
+		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
+	}
+	switch {
+	case len(inputErrs) > 0:
+		return res, &exitStatus{code: ExitInput, msg: fmt.Sprintf("%d input problem(s); the good inputs were scored (%d samples)", len(inputErrs), len(res.Items))}
+	case res.Summary.UnjudgedItems > 0 && !o.AllowUnjudged:
+		return res, &exitStatus{code: ExitUnjudged, msg: fmt.Sprintf("%d claim(s) unjudged in %d sample(s); they count as not covered (pass --allow-unjudged to exit 0)",
+			res.Summary.Unjudged.Total(), res.Summary.UnjudgedItems)}
+	}
+	return res, nil
+}
+
+func wrapInput(err error) error {
+	if ingest.IsInputError(err) {
+		return &UserError{Err: err}
+	}
+	return err
+}
+
+func openStore(ctx context.Context, path string) (kgstore.Store, error) {
+	s, err := cayley.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// itemFileName is the reference's per-sample file name; task ids may hold
+// spaces and CJK (kept), but never a path separator.
+func itemFileName(it *matcher.Item) string {
+	id := strings.NewReplacer("/", "_", "\\", "_").Replace(it.QID)
+	return fmt.Sprintf("%s_sample%d.json", id, it.SampleIdx)
+}
+
+func writeOutputs(dir string, res *scoreResult) error {
+	items := filepath.Join(dir, "items")
+	if err := os.MkdirAll(items, 0o755); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	for i := range res.Items {
+		if err := writeJSON(filepath.Join(items, itemFileName(&res.Items[i])), res.Items[i]); err != nil {
+			return err
+		}
+	}
+	return writeJSON(filepath.Join(dir, "summary.json"), res.Summary)
+}
+
+// writeJSON writes indented JSON atomically (temp file + rename), so a crash
+// never leaves a half-written result behind.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	return nil
+}

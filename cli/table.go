@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/kgjudge/kgjudge/kg"
+)
+
+func printTable(w io.Writer, o scoreOptions, res *scoreResult) {
+	s := res.Summary
+	fmt.Fprintf(w, "run %s · judge %s · protocol %s · store %s · out %s\n\n", s.Run, s.Judge, s.Protocol, o.Store, o.Out)
+	tb := &table{}
+	tb.add("task", "sample", "GT", "pred", "parse", "P", "R", "F1", "node P", "node R", "node F1", "unjudged")
+	for i := range res.Items {
+		it := &res.Items[i]
+		gt := 0
+		if it.Coverage != nil {
+			gt = it.Coverage.TotalGTTriples
+		}
+		tb.add(it.QID, strconv.Itoa(it.SampleIdx), strconv.Itoa(gt), strconv.Itoa(it.NumPredTriples), string(it.ParseReport.Status),
+			f4(it.TripletPrecision), f4(it.TripletRecall), f4(it.TripletF1), f4(it.NodePrecision), f4(it.NodeRecall), f4(it.NodeF1),
+			strconv.Itoa(it.Unjudged.Total()))
+	}
+	tb.write(w)
+
+	fmt.Fprintf(w, "\n%d task(s), %d sample(s) per task at most\n", s.NumQueries, s.NumSamples)
+	tb = &table{}
+	tb.add("", "P", "R", "F1", "node P", "node R", "node F1")
+	for _, row := range []struct {
+		name string
+		m    map[string]float64
+	}{{fmt.Sprintf("avg@%d", s.NumSamples), s.Avg}, {fmt.Sprintf("best@%d", s.NumSamples), s.Best}} {
+		tb.add(row.name, f4(row.m["triplet_precision"]), f4(row.m["triplet_recall"]), f4(row.m["triplet_f1"]),
+			f4(row.m["node_precision"]), f4(row.m["node_recall"]), f4(row.m["node_f1"]))
+	}
+	tb.write(w)
+
+	var parts []string
+	for _, st := range kg.ParseStatuses {
+		if n := s.ParseReports[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", st, n))
+		}
+	}
+	fmt.Fprintf(w, "\nparse: %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "unjudged: %d claim(s) in %d sample(s) (coverage %d, validity %d)\n", s.Unjudged.Total(), s.UnjudgedItems, s.Unjudged.Coverage, s.Unjudged.Validity)
+	if s.IndexProblems > 0 {
+		fmt.Fprintf(w, "index problems: %d supporting index(es) not counted (see index_problems in the item files)\n", s.IndexProblems)
+	}
+	if len(s.Failed) > 0 {
+		fmt.Fprintf(w, "not scored: %d input problem(s), listed on stderr and in summary.json failed_inputs\n", len(s.Failed))
+	}
+}
+
+// progress reports long runs on stderr when it is a terminal; piped or
+// captured output stays clean and deterministic.
+type progress struct {
+	w     io.Writer
+	total int
+	n     int
+	on    bool
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	on := false
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			on = true
+		}
+	}
+	return &progress{w: w, total: total, on: on && total > 1}
+}
+
+func (p *progress) step(task string, sample int) {
+	p.n++
+	if p.on {
+		fmt.Fprintf(p.w, "\r\033[Kscoring %d/%d  %s sample %d", p.n, p.total, task, sample)
+	}
+}
+
+func (p *progress) done() {
+	if p.on {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
