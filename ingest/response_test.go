@@ -78,9 +78,9 @@ var responseCases = []struct {
 		status: kg.ParseSalvaged, method: "salvage", salvaged: 1,
 	},
 	{
-		name: "truncated mid-array",
-		text: "```json\n[\n {\"head\": \"A\", \"relation\": \"r\", \"tail\": \"B\"},\n {\"head\": \"C\", \"relation\": \"s\", \"tail\": \"D\"},\n {\"head\": \"E\", \"relation\": \"t\", \"ta",
-		want: []kg.Triple{tr("A", "r", "B"), tr("C", "s", "D")},
+		name:   "truncated mid-array",
+		text:   "```json\n[\n {\"head\": \"A\", \"relation\": \"r\", \"tail\": \"B\"},\n {\"head\": \"C\", \"relation\": \"s\", \"tail\": \"D\"},\n {\"head\": \"E\", \"relation\": \"t\", \"ta",
+		want:   []kg.Triple{tr("A", "r", "B"), tr("C", "s", "D")},
 		status: kg.ParseTruncated, method: "salvage", salvaged: 2, note: "cut off",
 	},
 	{

@@ -270,9 +270,22 @@ func unmarshalTop(data []byte, v any, name, want string) error {
 		if te.Field == "" {
 			return &InputError{File: name, Msg: fmt.Sprintf("expected %s, found a JSON %s", want, te.Value), Err: err}
 		}
-		return &InputError{File: name, Path: te.Field, Msg: "wrong type: found a JSON " + te.Value, Err: err}
+		return &InputError{File: name, Path: jsonFieldPath(te.Field), Msg: "wrong type: found a JSON " + te.Value, Err: err}
 	}
 	return &InputError{File: name, Msg: "invalid JSON: " + err.Error(), Err: err}
+}
+
+// jsonFieldPath drops the Go names (embedded structs, decoding helpers) that
+// encoding/json puts in a field path, keeping the JSON keys.
+func jsonFieldPath(field string) string {
+	var keep []string
+	for _, part := range strings.Split(field, ".") {
+		if part == "" || part == "plain" || (part[0] >= 'A' && part[0] <= 'Z') {
+			continue
+		}
+		keep = append(keep, part)
+	}
+	return strings.Join(keep, ".")
 }
 
 func lineOf(data []byte, off int64) int {
