@@ -46,8 +46,11 @@ const (
 	boostExact     = 8.0
 	boostText      = 1.0
 	boostAliasText = 0.8
-	boostConcept   = 2.0
-	boostFuzzy     = 0.3
+	boostConcept   = 2.0 // relations
+	// boostEntityConcept is lower: entity names rarely name a concept, and
+	// when they do (dimension nodes) text overlap is the better evidence.
+	boostEntityConcept = 0.2
+	boostFuzzy         = 0.3
 	// batchSize is the number of documents per Bleve batch.
 	batchSize = 512
 	// extraHits are fetched beyond k so that ties at the cut are ordered
@@ -60,6 +63,9 @@ type Option func(*config)
 
 type config struct {
 	concepts *Concepts
+	// plainText keeps only the analysed text query (a TF-IDF prefilter);
+	// tests use it as the baseline.
+	plainText bool
 }
 
 // WithConcepts sets the concept table (default BuiltinConcepts()); pass
@@ -72,6 +78,7 @@ type Index struct {
 	idx      bleve.Index
 	analyzer analysis.Analyzer
 	concepts *Concepts
+	plain    bool
 	docs     map[string]*doc // Bleve id -> document
 	// aliases: exact key -> the alias sets (indices into sets) holding it.
 	aliases map[string][]int
@@ -111,6 +118,7 @@ func Build(ctx context.Context, dir string, entities, relations []string, aliase
 		idx:      idx,
 		analyzer: m.AnalyzerNamed(AnalyzerMixed),
 		concepts: cfg.concepts,
+		plain:    cfg.plainText,
 		docs:     map[string]*doc{},
 		aliases:  map[string][]int{},
 	}
@@ -276,6 +284,9 @@ func (ix *Index) search(ctx context.Context, kind, q string, k int) ([]Hit, erro
 		tq := bleve.NewTermQuery(c)
 		tq.SetField(fieldConcept)
 		tq.SetBoost(boostConcept)
+		if kind == kindEntity {
+			tq.SetBoost(boostEntityConcept)
+		}
 		should = append(should, tq)
 	}
 	for _, t := range sortedKeys(qTokens) {
@@ -288,6 +299,14 @@ func (ix *Index) search(ctx context.Context, kind, q string, k int) ([]Hit, erro
 			}
 			fq.SetBoost(boostFuzzy)
 			should = append(should, fq)
+		}
+	}
+	if ix.plain {
+		should = nil
+		if len(qTokens) > 0 {
+			mq := bleve.NewMatchQuery(q)
+			mq.SetField(fieldText)
+			should = append(should, mq)
 		}
 	}
 	if len(should) == 0 {
