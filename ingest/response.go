@@ -374,17 +374,12 @@ func extendedParse(text string) ([]kg.Triple, kg.ParseReport) {
 	var c conv
 	var out []kg.Triple
 	s := strongRepair(text, false)
-	for i := 0; i < len(s); i++ {
-		if s[i] != '{' {
-			continue
-		}
-		dec := json.NewDecoder(strings.NewReader(s[i:]))
+	for _, span := range flatObjects(s) {
 		var m map[string]json.RawMessage
-		if err := dec.Decode(&m); err != nil || !hasTripleKeys(m) {
+		if err := json.Unmarshal([]byte(s[span[0]:span[1]]), &m); err != nil || !hasTripleKeys(m) {
 			continue
 		}
 		out = append(out, c.object(m))
-		i += int(dec.InputOffset()) - 1
 	}
 	if len(out) > 0 {
 		c.fill(&rep)
@@ -403,6 +398,52 @@ func extendedParse(text string) ([]kg.Triple, kg.ParseReport) {
 		rep.Notes = append(rep.Notes, "no triple found")
 	}
 	return nil, rep
+}
+
+// flatObjects returns, in order, the spans of the balanced {...} in s that
+// hold no other object (string-aware). The spans are disjoint, so decoding
+// them all costs O(len(s)).
+func flatObjects(s string) [][2]int {
+	type open struct {
+		at    int
+		child bool
+	}
+	var stack []open
+	var out [][2]int
+	inStr, esc := false, false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case ch == '\\':
+				esc = true
+			case ch == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch ch {
+		case '"':
+			inStr = true
+		case '{':
+			if len(stack) > 0 {
+				stack[len(stack)-1].child = true
+			}
+			stack = append(stack, open{at: i})
+		case '}':
+			if len(stack) == 0 {
+				continue
+			}
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if !top.child {
+				out = append(out, [2]int{top.at, i + 1})
+			}
+		}
+	}
+	return out
 }
 
 // anyTripleList parses s as a JSON list, or as an object holding the list
