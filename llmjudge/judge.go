@@ -1,0 +1,338 @@
+// Package llmjudge owns the OpenAI-compatible LLM judge: it plans a
+// sample's claims into batches, decides them through a cache and a
+// transport stack, maps local ids back to the sample's indices, and keeps
+// the token ledger and the run manifest. It satisfies matcher.Judge. It must
+// not score (matcher does), read task or prediction files, or touch the CLI.
+//
+// Versioning: every verdict's Judge field is "openai:<model>@<set hash>",
+// where the set hash (12 hex) covers prompt.Version and the text and schema
+// of every prompt variant of the style in use; any prompt change changes
+// the judge name, misses the cache and shows in the manifest, which also
+// lists each variant as "<style>/<pass>/<lang>@<16 hex>".
+//
+// Stack, outermost first: cache (decide.Cached) -> re-ask loop
+// (decide.LLM) -> budget -> concurrency limit -> format/seed negotiation ->
+// retry -> rate limit -> per-request timeout -> go-openai (with a body patch
+// that always sends temperature).
+package llmjudge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/llmjudge/cache"
+	"github.com/kgjudge/kgjudge/llmjudge/cost"
+	"github.com/kgjudge/kgjudge/llmjudge/decide"
+	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/llmjudge/prompt"
+	"github.com/kgjudge/kgjudge/llmjudge/transport"
+	"github.com/kgjudge/kgjudge/matcher"
+)
+
+// Judge is the LLM judge. It is safe for concurrent use by several samples.
+type Judge struct {
+	cfg      Config
+	name     string
+	endpoint string
+	style    prompt.Style
+	planner  plan.Planner
+	decider  decide.Decider
+	decoding decide.Decoding
+
+	store     *cache.File
+	budget    *transport.Budget
+	negotiate *transport.Negotiate
+	retry     *transport.Retry
+	ledger    *cost.Ledger
+
+	hits, misses, unjudged, budgetHit atomic.Int64
+	modesMu                           sync.Mutex
+	modes                             map[transport.Mode]int64
+}
+
+var _ matcher.Judge = (*Judge)(nil)
+
+// New builds a judge from cfg. Close it to release the cache file.
+func New(ctx context.Context, cfg Config) (*Judge, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	j := &Judge{cfg: cfg, endpoint: redactURL(cfg.BaseURL), ledger: cost.NewLedger(cost.Price{InPerM: cfg.PriceIn, OutPerM: cfg.PriceOut}), modes: map[transport.Mode]int64{}}
+
+	switch {
+	case cfg.Planner != nil:
+		j.planner = cfg.Planner
+	case cfg.Batching == BatchingWhole:
+		j.planner = plan.WholeGraph{Size: cfg.BatchSize}
+	default:
+		j.planner = plan.Reference{}
+	}
+	styleName := cfg.PromptStyle
+	if styleName == "" {
+		styleName = string(prompt.Default)
+		if cfg.Batching == BatchingReference && cfg.Planner == nil {
+			styleName = string(prompt.Reference)
+		}
+	}
+	style, err := prompt.ParseStyle(styleName)
+	if err != nil {
+		return nil, fmt.Errorf("llmjudge: %w", err)
+	}
+	j.style = style
+	j.name = "openai:" + cfg.Model + "@" + prompt.SetHash(style)
+	j.decoding = decide.Decoding{Temperature: cfg.Temperature, MaxTokens: cfg.MaxOutputTokens}
+	if !cfg.NoSeed {
+		seed := cfg.Seed
+		j.decoding.Seed = &seed
+	}
+
+	// Transport, innermost first.
+	var c transport.Completer = cfg.Completer
+	if c == nil {
+		c = transport.NewOpenAI(cfg.BaseURL, cfg.APIKey, cfg.Model, cfg.HTTPClient)
+	}
+	c = transport.Timeout{Next: c, D: cfg.Timeout}
+	if cfg.RPM > 0 || cfg.TPM > 0 {
+		c = transport.NewRateLimit(c, cfg.RPM, cfg.TPM, nil)
+	}
+	j.retry = &transport.Retry{Next: c, MaxAttempts: cfg.MaxAttempts, Base: cfg.RetryBase, Max: cfg.RetryMax}
+	j.negotiate = transport.NewNegotiate(j.retry)
+	c = transport.NewLimit(j.negotiate, cfg.Concurrency)
+	j.budget = transport.NewBudget(c, cfg.TokenBudget)
+
+	j.decider = &decide.LLM{C: j.budget, Decoding: j.decoding, Mode: cfg.Mode, MaxReasks: cfg.MaxReasks}
+	if !cfg.NoCache && cfg.CacheDir != "" {
+		st, err := cache.Open(cfg.CacheDir)
+		if err != nil {
+			return nil, fmt.Errorf("llmjudge: %w", err)
+		}
+		j.store = st
+		j.decider = &decide.Cached{Next: j.decider, Store: st, Only: cfg.CacheOnly,
+			Keys: decide.CacheKeyer{Endpoint: j.endpoint, Model: cfg.Model, Decoding: j.decoding}}
+	}
+	return j, nil
+}
+
+// Name implements matcher.Judge: "openai:<model>@<prompt set hash>".
+func (j *Judge) Name() string { return j.name }
+
+// Close releases the cache file.
+func (j *Judge) Close() error {
+	if j.store != nil {
+		return j.store.Close()
+	}
+	return nil
+}
+
+// Ledger returns the token ledger so far (per item and batch, and totals).
+func (j *Judge) Ledger() cost.Report { return j.ledger.Report() }
+
+func batchName(p plan.Pass, i int) string { return fmt.Sprintf("%s#%03d", p, i) }
+
+type job struct {
+	name  string
+	batch plan.Batch
+	ask   *decide.Ask
+}
+
+// jobs plans a sample and turns the batches into asks.
+func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]job, map[plan.Pass][]int, error) {
+	batches, err := j.planner.Plan(ctx, task, pred)
+	if err != nil {
+		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+	}
+	missing, err := plan.Check(batches, len(task.Triples), len(pred.Triples))
+	if err != nil {
+		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+	}
+	count := map[plan.Pass]int{}
+	var out []job
+	for _, b := range batches {
+		if b.Pass == plan.Validity && j.cfg.NoValidity {
+			continue
+		}
+		name := batchName(b.Pass, count[b.Pass])
+		count[b.Pass]++
+		pb := prompt.Batch{Pass: b.Pass, Lang: task.Language}
+		claimsOf, candsOf := gtTriple(task), predTriple(pred)
+		if b.Pass == plan.Validity {
+			claimsOf, candsOf = predTriple(pred), gtTriple(task)
+		}
+		for i, c := range b.Claims {
+			label := i
+			if j.style == prompt.Reference && b.Pass == plan.Coverage {
+				label = c // the reference numbers claims by their GT index
+			}
+			pb.Claims = append(pb.Claims, prompt.Claim{Label: label, Triple: claimsOf(c)})
+		}
+		for _, c := range b.Candidates {
+			pb.Candidates = append(pb.Candidates, candsOf(c))
+		}
+		out = append(out, job{name: name, batch: b, ask: &decide.Ask{
+			Name:  fmt.Sprintf("task %q sample %d batch %s", task.ID, pred.SampleIdx, name),
+			Style: j.style, Batch: pb,
+		}})
+	}
+	return out, missing, nil
+}
+
+func gtTriple(t *kg.Task) func(int) kg.Triple {
+	return func(i int) kg.Triple { return t.Triples[i].Triple }
+}
+
+func predTriple(p *kg.Prediction) func(int) kg.Triple {
+	return func(i int) kg.Triple { return p.Triples[i] }
+}
+
+// Judge implements matcher.Judge. Claims the judge could not decide are
+// unjudged with the reason (never uncovered by accident). The error names
+// the task, sample and batch; it is returned for a cancelled context, a
+// cache-only miss, a bad plan or a cache write failure.
+func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (matcher.Judgement, error) {
+	nGT, nPred := len(task.Triples), len(pred.Triples)
+	out := matcher.Judgement{Judge: j.name, Coverage: make([]kg.Verdict, nGT)}
+	if !j.cfg.NoValidity {
+		out.Validity = make([]kg.Validity, nPred)
+	}
+	if nPred == 0 {
+		// The reference makes no call and scores zero.
+		for gi := range out.Coverage {
+			out.Coverage[gi] = kg.Verdict{GTIndex: gi, State: kg.Uncovered, Support: []int{}, Judge: j.name, Reason: "no predicted triples"}
+		}
+		return out, nil
+	}
+	jobs, _, err := j.jobs(ctx, task, pred)
+	if err != nil {
+		return out, err
+	}
+	notPlanned := "not planned by planner " + j.planner.Name()
+	for gi := range out.Coverage {
+		out.Coverage[gi] = kg.Verdict{GTIndex: gi, State: kg.Unjudged, Support: []int{}, Judge: j.name, Reason: notPlanned}
+	}
+	for pi := range out.Validity {
+		out.Validity[pi] = kg.Validity{PredIndex: pi, State: kg.Unjudged, Support: []int{}, Judge: j.name, Reason: notPlanned}
+	}
+
+	ledger := make([]cost.Batch, len(jobs))
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	for ji := range jobs {
+		wg.Add(1)
+		go func(ji int) {
+			defer wg.Done()
+			jb := jobs[ji]
+			lb := cost.Batch{Batch: jb.name, Pass: string(jb.batch.Pass), Claims: len(jb.batch.Claims)}
+			var ans *decide.Answer
+			if len(jb.batch.Candidates) == 0 {
+				ans = &decide.Answer{}
+				for i := range jb.batch.Claims {
+					ans.Decisions = append(ans.Decisions, decide.Decision{Claim: i, State: kg.Uncovered, Support: []int{},
+						Reason: "planner " + j.planner.Name() + " found no candidate triple"})
+				}
+			} else {
+				ans, errs[ji] = j.decider.Decide(ctx, jb.ask)
+			}
+			if ans != nil {
+				j.apply(&out, jb, ans)
+				lb.Usage, lb.Calls, lb.Attempts, lb.Reasks, lb.CacheHits = ans.Usage, ans.Calls, ans.Attempts, ans.Reasks, ans.CacheHits
+				for _, d := range ans.Decisions {
+					if d.State == kg.Unjudged {
+						lb.Unjudged++
+					}
+				}
+			}
+			ledger[ji] = lb
+		}(ji)
+	}
+	wg.Wait()
+	j.ledger.AddItem(cost.Item{Task: task.ID, Sample: pred.SampleIdx, Batches: ledger})
+	for _, err := range errs {
+		if err != nil {
+			return out, fmt.Errorf("llmjudge: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// apply maps an answer's decisions onto the judgement. Different jobs touch
+// different indices, so concurrent calls do not race.
+func (j *Judge) apply(out *matcher.Judgement, jb job, ans *decide.Answer) {
+	modes := map[transport.Mode]int64{}
+	for _, m := range ans.Modes {
+		modes[m]++
+	}
+	j.modesMu.Lock()
+	for m, n := range modes {
+		j.modes[m] += n
+	}
+	j.modesMu.Unlock()
+	j.hits.Add(int64(ans.CacheHits))
+	for _, d := range ans.Decisions {
+		if d.Source != decide.FromCache {
+			j.misses.Add(1)
+		}
+		if d.State == kg.Unjudged {
+			j.unjudged.Add(1)
+			if d.Reason == "budget" {
+				j.budgetHit.Store(1)
+			}
+		}
+		sup := make([]int, 0, len(d.Support))
+		for _, s := range d.Support {
+			sup = append(sup, jb.batch.Candidates[s])
+		}
+		sort.Ints(sup)
+		claim := jb.batch.Claims[d.Claim]
+		if jb.batch.Pass == plan.Coverage {
+			out.Coverage[claim] = kg.Verdict{GTIndex: claim, State: d.State, Kind: d.Kind, Support: sup, Judge: j.name, Reason: d.Reason}
+		} else if out.Validity != nil {
+			out.Validity[claim] = kg.Validity{PredIndex: claim, State: d.State, Support: sup, Judge: j.name, Reason: d.Reason}
+		}
+	}
+}
+
+// Estimate forecasts the calls, tokens and dollars judging a sample would
+// take with no cache: prompts are rendered and measured with
+// cost.EstimateTokens; each claim is assumed to need 40 completion tokens
+// (15 with the reference prompt, which asks for no reason).
+func (j *Judge) Estimate(ctx context.Context, task *kg.Task, pred *kg.Prediction) (cost.Estimate, error) {
+	var e cost.Estimate
+	if len(pred.Triples) == 0 {
+		return e, nil
+	}
+	jobs, _, err := j.jobs(ctx, task, pred)
+	if err != nil {
+		return e, err
+	}
+	for _, jb := range jobs {
+		if len(jb.batch.Candidates) == 0 {
+			continue
+		}
+		r, err := prompt.Render(jb.ask.Style, jb.ask.Batch, "")
+		if err != nil {
+			return e, fmt.Errorf("llmjudge: %s: %w", jb.ask.Name, err)
+		}
+		per := int64(40)
+		if j.style == prompt.Reference && jb.batch.Pass == plan.Coverage {
+			per = 15
+		}
+		e.Calls++
+		e.PromptTokens += int64(cost.EstimateTokens(r.System) + cost.EstimateTokens(r.User) + 8)
+		e.CompletionTokens += per*int64(len(jb.batch.Claims)) + 10
+	}
+	p := cost.Price{InPerM: j.cfg.PriceIn, OutPerM: j.cfg.PriceOut}
+	e.USD = p.Cost(cost.Usage{Prompt: e.PromptTokens, Completion: e.CompletionTokens})
+	return e, nil
+}
+
+// IsCacheMiss reports whether err is a cache-only miss.
+func IsCacheMiss(err error) bool { return errors.Is(err, cache.ErrMiss) }
