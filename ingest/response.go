@@ -215,12 +215,13 @@ func isPySpace(r rune) bool {
 
 // conv turns JSON list items into triples and counts what it did.
 type conv struct {
-	stringified, nonObjects, aliased, missing int
+	stringified, nonObjects, aliased, missing, arrays, offSchema int
 }
 
 func (c *conv) fill(rep *kg.ParseReport) {
 	rep.Stringified += c.stringified
 	rep.Skipped += c.nonObjects
+	rep.Misaligned += c.nonObjects + c.offSchema + c.arrays
 	if c.aliased > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d triples keyed subject/predicate/object", c.aliased))
 	}
@@ -283,6 +284,9 @@ func (c *conv) object(m map[string]json.RawMessage) kg.Triple {
 	if missing {
 		c.missing++
 	}
+	if aliased || missing {
+		c.offSchema++
+	}
 	return kg.Triple{Head: vals[0], Relation: vals[1], Tail: vals[2]}
 }
 
@@ -291,6 +295,7 @@ func (c *conv) array(raw json.RawMessage) (kg.Triple, bool) {
 	if err := json.Unmarshal(raw, &parts); err != nil || len(parts) != 3 {
 		return kg.Triple{}, false
 	}
+	c.arrays++
 	return kg.Triple{Head: c.str(parts[0]), Relation: c.str(parts[1]), Tail: c.str(parts[2])}, true
 }
 

@@ -91,8 +91,12 @@ type ParseReport struct {
 	// Stringified counts values that were not strings (numbers, null, ...).
 	Stringified int `json:"stringified,omitempty"`
 	// Skipped counts objects that were present but could not become a triple.
-	Skipped int      `json:"skipped,omitempty"`
-	Notes   []string `json:"notes,omitempty"`
+	Skipped int `json:"skipped,omitempty"`
+	// Misaligned counts items that did not follow the {head, relation, tail}
+	// schema: other keys (subject/predicate/object), [h, r, t] arrays, missing
+	// fields, and skipped items. A whole-output failure when it dominates.
+	Misaligned int      `json:"misaligned,omitempty"`
+	Notes      []string `json:"notes,omitempty"`
 }
 
 // Prediction is one sample of a model's predicted graph for one task.
