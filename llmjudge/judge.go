@@ -11,7 +11,7 @@
 // lists each variant as "<style>/<pass>/<lang>@<16 hex>".
 //
 // Stack, outermost first: cache (decide.Cached) -> re-ask loop
-// (decide.LLM) -> budget -> concurrency limit -> format/seed negotiation ->
+// (decide.LLM) -> concurrency limit -> budget -> format/seed negotiation ->
 // retry -> rate limit -> per-request timeout -> go-openai (with a body patch
 // that always sends temperature).
 package llmjudge
@@ -106,10 +106,13 @@ func New(ctx context.Context, cfg Config) (*Judge, error) {
 	}
 	j.retry = &transport.Retry{Next: c, MaxAttempts: cfg.MaxAttempts, Base: cfg.RetryBase, Max: cfg.RetryMax}
 	j.negotiate = transport.NewNegotiate(j.retry)
-	c = transport.NewLimit(j.negotiate, cfg.Concurrency)
-	j.budget = transport.NewBudget(c, cfg.TokenBudget)
+	// The budget is checked once a request holds a concurrency slot, i.e.
+	// just before it would go out, so queued requests see the spend of
+	// those that ran before them.
+	j.budget = transport.NewBudget(j.negotiate, cfg.TokenBudget)
+	c = transport.NewLimit(j.budget, cfg.Concurrency)
 
-	j.decider = &decide.LLM{C: j.budget, Decoding: j.decoding, Mode: cfg.Mode, MaxReasks: cfg.MaxReasks}
+	j.decider = &decide.LLM{C: c, Decoding: j.decoding, Mode: cfg.Mode, MaxReasks: cfg.MaxReasks}
 	if !cfg.NoCache && cfg.CacheDir != "" {
 		st, err := cache.Open(cfg.CacheDir)
 		if err != nil {
