@@ -46,6 +46,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		ExitErrHandler: func(*ucli.Context, error) {},
 		Commands: []*ucli.Command{
 			scoreCommand(),
+			structureCommand(),
 		},
 	}
 }

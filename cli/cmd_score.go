@@ -13,6 +13,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
@@ -117,8 +118,9 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, error) {
 
 // scoreResult is what a score run produced, for tests.
 type scoreResult struct {
-	Summary matcher.Summary
-	Items   []matcher.Item
+	Summary   matcher.Summary
+	Items     []matcher.Item
+	Structure hierarchy.RunReport
 }
 
 func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*scoreResult, error) {
@@ -183,6 +185,7 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 
 	res := &scoreResult{}
 	prog := newProgress(stderr, len(preds))
+	var structure []hierarchy.SampleResult
 	seen := map[kgstore.SampleKey]bool{}
 	for i := range preds {
 		p := &preds[i]
@@ -211,6 +214,9 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		if err := store.PutVerdicts(ctx, kgstore.Verdicts{Key: key, Coverage: j.Coverage, Validity: j.Validity}); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
+		rep := hierarchy.Analyze(*task, *p, j.Coverage, j.Validity)
+		item.Structure = rep
+		structure = append(structure, hierarchy.SampleResult{Report: rep, Parse: p.Report, TripletF1: item.TripletF1})
 		res.Items = append(res.Items, item)
 		prog.step(p.TaskID, p.SampleIdx)
 	}
@@ -229,6 +235,8 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 	for _, e := range inputErrs {
 		res.Summary.Failed = append(res.Summary.Failed, e.Error())
 	}
+	res.Structure = hierarchy.Aggregate(structure)
+	res.Summary.Sections = append(res.Summary.Sections, matcher.Section{Key: "structure", Value: res.Structure})
 	if err := writeOutputs(o.Out, res); err != nil {
 		return nil, err
 	}

@@ -50,6 +50,8 @@ func printTable(w io.Writer, o scoreOptions, res *scoreResult) {
 	if s.IndexProblems > 0 {
 		fmt.Fprintf(w, "index problems: %d supporting index(es) not counted (see index_problems in the item files)\n", s.IndexProblems)
 	}
+	fmt.Fprintln(w)
+	printStructure(w, &res.Structure, 0, true)
 	if len(s.Failed) > 0 {
 		fmt.Fprintf(w, "not scored: %d input problem(s), listed on stderr and in summary.json failed_inputs\n", len(s.Failed))
 	}

@@ -143,6 +143,8 @@ type Item struct {
 	ParseReport   kg.ParseReport `json:"parse_report"`
 	Unjudged      Unjudged       `json:"unjudged"`
 	IndexProblems []IndexProblem `json:"index_problems,omitempty"`
+	// Structure is the hierarchy analysis of the sample, added downstream.
+	Structure any `json:"structure,omitempty"`
 }
 
 // Judgement is what a judge decided about one sample. Validity is nil when

@@ -60,6 +60,15 @@ type Summary struct {
 	// Failed lists inputs that could not be scored (bad files, unmatched
 	// predictions); they are not part of the means.
 	Failed []string
+	// Sections are further reports computed downstream (e.g. the hierarchy
+	// analysis), written after the fixed keys in the order given.
+	Sections []Section
+}
+
+// Section is a named block of summary.json added by another package.
+type Section struct {
+	Key   string
+	Value any
 }
 
 // Summarize aggregates items. Items are grouped by QID (the task id).
@@ -193,6 +202,11 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		{"tasks", tasks},
 	} {
 		if err := field(kv.k, kv.v); err != nil {
+			return nil, err
+		}
+	}
+	for _, sec := range s.Sections {
+		if err := field(sec.Key, sec.Value); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/kgjudge/kgjudge/hierarchy"
+	"github.com/kgjudge/kgjudge/kgstore"
+	"github.com/kgjudge/kgjudge/matcher"
+)
+
+type structureOptions struct {
+	Run      string
+	Store    string
+	Protocol string
+	Top      int
+	JSON     bool
+}
+
+func structureCommand() *ucli.Command {
+	var o structureOptions
+	return &ucli.Command{
+		Name:      "structure",
+		Usage:     "explain a scored run: relation classes, depth and flatness, coverage by class, invalid predictions, whole-output failures",
+		UsageText: "kgjudge structure --run NAME [--store DIR] [--json]",
+		Description: `Reads a run's tasks, predictions and verdicts from the store (written by kgjudge score) and
+reports why it scored as it did: every relation of the GT and predicted graphs classified as
+factual, organizational, bibliographic, subjective or meta (with the reason); structure side by
+side (depth, branching, entity-to-entity share, components, flatness); GT recall per class and
+per depth level; validity per class; the invalid-prediction taxonomy and the table of relation
+types by invalidity rate; and whole-output failures (empty, malformed, truncated, schema
+misaligned) with the zero-F1 samples they caused. The same sections are in summary.json.
+
+EXAMPLES:
+   kgjudge structure --run demo
+   kgjudge structure --run opus --store .kgjudge --json > structure.json`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "run", Usage: "run name (as given to kgjudge score --run)", Required: true, Destination: &o.Run},
+			&ucli.StringFlag{Name: "store", Usage: "store directory, or :memory:", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
+			&ucli.StringFlag{Name: "protocol", Usage: "paper | code (for the F1 that decides zero-F1 samples)", Value: string(matcher.ProtocolPaper), Destination: &o.Protocol, EnvVars: []string{"KGJUDGE_PROTOCOL"}},
+			&ucli.IntFlag{Name: "top", Usage: "rows of the invalidity table to print", Value: 15, Destination: &o.Top},
+			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON", Destination: &o.JSON},
+		},
+		Action: func(c *ucli.Context) error {
+			_, err := runStructure(c.Context, o, c.App.Writer)
+			return err
+		},
+	}
+}
+
+func runStructure(ctx context.Context, o structureOptions, stdout io.Writer) (*hierarchy.RunReport, error) {
+	proto, err := matcher.ParseProtocol(o.Protocol)
+	if err != nil {
+		return nil, &UserError{Err: fmt.Errorf("--protocol: %w", err)}
+	}
+	store, err := openStore(ctx, o.Store)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	keys, err := store.Samples(ctx, o.Run)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if len(keys) == 0 {
+		runs, _ := store.Runs(ctx)
+		return nil, userErrorf("store %s has no run %q (runs: %v)", o.Store, o.Run, runs)
+	}
+	var samples []hierarchy.SampleResult
+	for _, k := range keys {
+		task, err := store.Task(ctx, k.TaskID)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		pred, err := store.Prediction(ctx, k)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		v, err := store.Verdicts(ctx, k)
+		if errors.Is(err, kgstore.ErrNotFound) {
+			continue // stored but never judged (the run stopped early)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		p := proto
+		if p == matcher.ProtocolPaper && v.Validity == nil {
+			p = matcher.ProtocolCode
+		}
+		item, err := matcher.Score(&task, &pred, matcher.Judgement{Judge: "stored", Coverage: v.Coverage, Validity: v.Validity}, p)
+		if err != nil {
+			return nil, err
+		}
+		samples = append(samples, hierarchy.SampleResult{
+			Report: hierarchy.Analyze(task, pred, v.Coverage, v.Validity), Parse: pred.Report, TripletF1: item.TripletF1,
+		})
+	}
+	rr := hierarchy.Aggregate(samples)
+	if o.JSON {
+		b, err := json.MarshalIndent(rr, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+		return &rr, nil
+	}
+	fmt.Fprintf(stdout, "run %s · %d sample(s) · store %s\n\n", o.Run, rr.Samples, o.Store)
+	printStructure(stdout, &rr, o.Top, false)
+	return &rr, nil
+}
+
+// printStructure renders a run's structural report; top limits the
+// invalidity table. brief prints only the class table and the failures (the
+// score command's view).
+func printStructure(w io.Writer, rr *hierarchy.RunReport, top int, brief bool) {
+	pct := func(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+	var tb *table
+	if !brief {
+		tb = &table{}
+		tb.add("structure (mean)", "GT", "pred")
+		for _, r := range rr.Structure {
+			tb.add(r.Metric, strconv.FormatFloat(r.GT, 'f', 2, 64), strconv.FormatFloat(r.Pred, 'f', 2, 64))
+		}
+		tb.write(w)
+		fmt.Fprintln(w)
+	}
+	tb = &table{}
+	tb.add("relation class", "GT share", "GT recall", "pred share", "pred valid")
+	for i, c := range rr.CoverageByClass {
+		tb.add(string(c.Class), pct(rr.GTClasses[i].Share), fmt.Sprintf("%s (%d/%d)", pct(c.Recall), c.Covered, c.Triples),
+			pct(rr.PredClasses[i].Share), fmt.Sprintf("%s (%d/%d)", pct(rr.ValidityByClass[i].ValidRate), rr.ValidityByClass[i].Valid, rr.ValidityByClass[i].Triples))
+	}
+	tb.write(w)
+
+	if len(rr.CoverageByLevel) > 0 && !brief {
+		fmt.Fprintln(w)
+		tb = &table{}
+		tb.add("GT depth level", "triples", "covered", "recall")
+		for _, l := range rr.CoverageByLevel {
+			name := strconv.Itoa(l.Level)
+			if l.Level < 0 {
+				name = "unreached"
+			}
+			tb.add(name, strconv.Itoa(l.Triples), strconv.Itoa(l.Covered), pct(l.Recall))
+		}
+		tb.write(w)
+	}
+
+	if top > 0 && len(rr.InvalidTypes) > 0 && !brief {
+		fmt.Fprintln(w)
+		tb = &table{}
+		tb.add("invalid predictions by type", "class", "asked for", "count", "invalid", "rate")
+		for i, t := range rr.InvalidTypes {
+			if i == top {
+				break
+			}
+			asked := "-"
+			if t.AskedFor != nil {
+				asked = strconv.FormatBool(*t.AskedFor)
+			}
+			tb.add(t.Type, string(t.Class), asked, strconv.Itoa(t.Count), strconv.Itoa(t.Invalid), pct(t.Rate))
+		}
+		tb.write(w)
+	}
+
+	f := rr.Failures
+	fmt.Fprintf(w, "\nwhole-output failures: %d empty, %d malformed, %d truncated, %d schema-misaligned, %d salvaged; %d zero-F1 sample(s)",
+		f.Empty, f.Malformed, f.Truncated, f.Misaligned, f.Salvaged, f.ZeroF1)
+	if len(f.ZeroF1ByCause) > 0 {
+		fmt.Fprint(w, " (")
+		for i, c := range f.ZeroF1ByCause {
+			if i > 0 {
+				fmt.Fprint(w, ", ")
+			}
+			fmt.Fprintf(w, "%s %d", c.Cause, c.Samples)
+		}
+		fmt.Fprint(w, ")")
+	}
+	fmt.Fprintln(w)
+}
