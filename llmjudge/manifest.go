@@ -83,7 +83,7 @@ func (j *Judge) Manifest() Manifest {
 		m.Cache.Path = j.store.Path()
 	}
 	j.modesMu.Lock()
-	for _, mode := range transport.Modes {
+	for _, mode := range transport.Modes() {
 		if n := j.modes[mode]; n > 0 {
 			m.ResponseModes = append(m.ResponseModes, ModeCount{Mode: string(mode), Calls: n})
 		}

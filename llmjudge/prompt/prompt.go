@@ -76,6 +76,8 @@ type shape struct {
 	support string // support ids key
 	kind    bool   // has "kind"
 	reason  bool   // has "reason"
+	// reference keeps supports of uncovered claims, as the reference does.
+	reference bool
 }
 
 const coverageSchema = `{"type":"object","properties":{"verdicts":{"type":"array","items":{"type":"object","properties":{"claim":{"type":"integer"},"covered":{"type":"boolean"},"kind":{"type":"string","enum":["direct","subsumption","collective","compositional","none"]},"support":{"type":"array","items":{"type":"integer"}},"reason":{"type":"string"}},"required":["claim","covered","kind","support","reason"],"additionalProperties":false}}},"required":["verdicts"],"additionalProperties":false}`
@@ -84,11 +86,17 @@ const validitySchema = `{"type":"object","properties":{"verdicts":{"type":"array
 
 const referenceSchema = `{"type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"index":{"type":"integer"},"covered":{"type":"boolean"},"supporting_pred_indices":{"type":"array","items":{"type":"integer"}}},"required":["index","covered","supporting_pred_indices"],"additionalProperties":false}}},"required":["results"],"additionalProperties":false}`
 
-var (
-	coverageShape  = shape{list: "verdicts", id: "claim", verdict: "covered", support: "support", kind: true, reason: true}
-	validityShape  = shape{list: "verdicts", id: "claim", verdict: "valid", support: "support", reason: true}
-	referenceShape = shape{list: "results", id: "index", verdict: "covered", support: "supporting_pred_indices"}
-)
+func coverageShape() shape {
+	return shape{list: "verdicts", id: "claim", verdict: "covered", support: "support", kind: true, reason: true}
+}
+
+func validityShape() shape {
+	return shape{list: "verdicts", id: "claim", verdict: "valid", support: "support", reason: true}
+}
+
+func referenceShape() shape {
+	return shape{list: "results", id: "index", verdict: "covered", support: "supporting_pred_indices", reference: true}
+}
 
 func lang(l string) string {
 	if strings.HasPrefix(strings.ToLower(l), "zh") {
@@ -101,15 +109,15 @@ func pick(style Style, pass plan.Pass, l string) (variant, error) {
 	l = lang(l)
 	switch {
 	case style == Reference && pass == plan.Coverage:
-		return variant{"reference/coverage/zh", systemZH, referenceCoverage, referenceSchema, referenceShape}, nil
+		return variant{"reference/coverage/zh", systemZH, referenceCoverage, referenceSchema, referenceShape()}, nil
 	case (style == Default || style == Reference) && pass == plan.Coverage && l == "zh":
-		return variant{"kgjudge/coverage/zh", systemZH, coverageZH, coverageSchema, coverageShape}, nil
+		return variant{"kgjudge/coverage/zh", systemZH, coverageZH, coverageSchema, coverageShape()}, nil
 	case (style == Default || style == Reference) && pass == plan.Coverage:
-		return variant{"kgjudge/coverage/en", systemEN, coverageEN, coverageSchema, coverageShape}, nil
+		return variant{"kgjudge/coverage/en", systemEN, coverageEN, coverageSchema, coverageShape()}, nil
 	case (style == Default || style == Reference) && pass == plan.Validity && l == "zh":
-		return variant{"kgjudge/validity/zh", systemZH, validityZH, validitySchema, validityShape}, nil
+		return variant{"kgjudge/validity/zh", systemZH, validityZH, validitySchema, validityShape()}, nil
 	case (style == Default || style == Reference) && pass == plan.Validity:
-		return variant{"kgjudge/validity/en", systemEN, validityEN, validitySchema, validityShape}, nil
+		return variant{"kgjudge/validity/en", systemEN, validityEN, validitySchema, validityShape()}, nil
 	}
 	return variant{}, fmt.Errorf("no prompt for style %q pass %q", style, pass)
 }
@@ -339,10 +347,20 @@ func asInt(v any) (int, bool) {
 	return int(f), true
 }
 
-var kinds = map[string]kg.CoverageKind{
-	"direct": kg.KindDirect, "subsumption": kg.KindSubsumption,
-	"collective": kg.KindCollective, "compositional": kg.KindCompositional,
-	"none": kg.KindNone, "": kg.KindNone,
+func kindOf(s string) (kg.CoverageKind, bool) {
+	switch s {
+	case "direct":
+		return kg.KindDirect, true
+	case "subsumption":
+		return kg.KindSubsumption, true
+	case "collective":
+		return kg.KindCollective, true
+	case "compositional":
+		return kg.KindCompositional, true
+	case "none", "":
+		return kg.KindNone, true
+	}
+	return kg.KindNone, false
 }
 
 // Parse checks a model's answer for b against the contract of style's
@@ -454,7 +472,7 @@ func parseEntry(s shape, obj map[string]any, label, nCand int) (Answer, string) 
 	if present && rawSup != nil && !isList {
 		return a, fmt.Sprintf("%q is not a list", s.support)
 	}
-	if !present && s == referenceShape {
+	if !present && s.reference {
 		return a, fmt.Sprintf("no %q", s.support)
 	}
 	seen := map[int]bool{}
@@ -479,7 +497,7 @@ func parseEntry(s shape, obj map[string]any, label, nCand int) (Answer, string) 
 	}
 	if s.kind {
 		ks, _ := obj["kind"].(string)
-		k, ok := kinds[strings.ToLower(strings.TrimSpace(ks))]
+		k, ok := kindOf(strings.ToLower(strings.TrimSpace(ks)))
 		if !ok {
 			return a, fmt.Sprintf("unknown kind %q", ks)
 		}
@@ -489,7 +507,7 @@ func parseEntry(s shape, obj map[string]any, label, nCand int) (Answer, string) 
 		a.Kind = k
 	}
 	switch {
-	case s == referenceShape:
+	case s.reference:
 		// The reference keeps whatever supports the judge gives, covered or not.
 	case a.Covered && len(a.Support) == 0:
 		return a, "covered without supporting ids"

@@ -29,8 +29,8 @@ const (
 	ModeText Mode = "text"
 )
 
-// Modes lists the modes strongest first.
-var Modes = []Mode{ModeSchema, ModeObject, ModeText}
+// Modes lists the modes strongest first (a fresh slice each call).
+func Modes() []Mode { return []Mode{ModeSchema, ModeObject, ModeText} }
 
 func modeRank(m Mode) int {
 	switch m {

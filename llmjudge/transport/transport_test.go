@@ -122,7 +122,10 @@ func TestRetryBackoffJitterAndRetryAfter(t *testing.T) {
 		}
 	}
 	calls = 0
-	r.Next = Func(func(ctx context.Context, req *Request) (*Response, error) { calls++; return nil, &StatusError{Code: 503} })
+	r.Next = Func(func(ctx context.Context, req *Request) (*Response, error) {
+		calls++
+		return nil, &StatusError{Code: 503}
+	})
 	if _, err := r.Complete(context.Background(), &Request{}); Attempts(err) != 5 || calls != 5 {
 		t.Fatalf("attempts %d calls %d", Attempts(err), calls)
 	}

@@ -236,7 +236,7 @@ func (n *Negotiate) SeedRefused() bool { return n.noSeed.Load() }
 // ModeCounts returns how many responses came in each mode, strongest first.
 func (n *Negotiate) ModeCounts() map[Mode]int64 {
 	out := map[Mode]int64{}
-	for _, m := range Modes {
+	for _, m := range Modes() {
 		if v, ok := n.counts.Load(m); ok {
 			out[m] = v.(*atomic.Int64).Load()
 		}
@@ -262,7 +262,7 @@ func (n *Negotiate) Complete(ctx context.Context, req *Request) (*Response, erro
 	}
 	for {
 		if f := int(n.floor.Load()); modeRank(r.Mode) < f {
-			r.Mode = Modes[f]
+			r.Mode = Modes()[f]
 		}
 		if n.noSeed.Load() {
 			r.Seed = nil
@@ -281,7 +281,7 @@ func (n *Negotiate) Complete(ctx context.Context, req *Request) (*Response, erro
 		case r.Seed != nil && se.mentions("seed"):
 			n.noSeed.Store(true)
 		case r.Mode != ModeText && se.mentions("response_format", "json_schema", "json_object", "schema", "format", "guided", "structured", "grammar"):
-			n.lower(Modes[modeRank(r.Mode)+1])
+			n.lower(Modes()[modeRank(r.Mode)+1])
 		default:
 			return nil, err
 		}
