@@ -18,7 +18,7 @@ import (
 var (
 	benchSamples  = flag.Int("kgstore.samples", 1000, "BenchmarkBackends: predicted graphs to write")
 	benchTriples  = flag.Int("kgstore.triples", 300, "BenchmarkBackends: triples per predicted graph")
-	benchBackends = flag.String("kgstore.backends", "leveldb,bolt,memstore", "BenchmarkBackends: comma-separated Cayley backends (leveldb, bolt, bbolt, memstore)")
+	benchBackends = flag.String("kgstore.backends", "leveldb,bolt,memstore", "BenchmarkBackends: comma-separated backends: leveldb (as Open uses it), leveldb-stock (Cayley's default options), bolt, bbolt, memstore")
 )
 
 // BenchmarkPutPrediction writes one 300-triple predicted graph per op,
@@ -43,6 +43,12 @@ func BenchmarkPutPrediction(b *testing.B) {
 
 func benchOpen(b *testing.B, backend string) *Store {
 	b.Helper()
+	switch backend {
+	case "leveldb": // what Open uses
+		backend = backendLevelDB
+	case "leveldb-stock": // Cayley's default options
+		backend = backendLevelDBStock
+	}
 	path := ""
 	if backend != "memstore" {
 		path = b.TempDir()

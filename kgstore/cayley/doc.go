@@ -44,8 +44,20 @@
 // state/kind/judge/reason, supports) are quads on the root or item nodes;
 // supports are stored as given, out-of-range values included.
 //
-// Writes are batched: a Put reads the label's old quads, and applies the
-// difference (old-new deleted, new-old added) as one Cayley transaction, so
-// writing the same graph twice writes nothing the second time and a smaller
-// graph leaves no stale quads.
+// Writes are batched: a Put reads the graph's old quads (walking from its
+// root by subject, plus the direct edges its triple nodes imply), then
+// applies the difference as two Cayley transactions, one deleting old-new
+// and one adding new-old. Writing the same graph twice changes nothing the
+// second time, and a smaller graph leaves no stale quads. (One mixed
+// transaction is not used: Cayley's kv layer loses nodes when one batch
+// deletes the last quad using a node and adds another using it.)
+//
+// Reads walk from the root by subject, never by label: Cayley's kv
+// backends index quads by subject and by object only, so a label lookup
+// scans the whole store. Listings (TaskIDs, Runs, Samples) use the object
+// index (rdf:type kg:Task, kg:Prediction, kg:VerdictSet; kg:run "RUN") and
+// read keys back from the root IRIs. Neighbors starts at the entity node,
+// filters on the label before resolving quads, and follows kg:head/kg:tail
+// back to the triple nodes, which (unlike the direct edges) keep each
+// triple's index and repeats.
 package cayley

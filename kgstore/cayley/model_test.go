@@ -121,7 +121,7 @@ func TestQuadModel(t *testing.T) {
 		}
 		// Two identical triples: two triple nodes, one stored direct edge.
 		var direct []quad.Quad
-		err = s.scan(ctx, quad.Subject, entityIRI("Marie Curie"), func(q quad.Quad) error {
+		err = s.scan(ctx, s.resolver(), quad.Subject, entityIRI("Marie Curie"), func(q quad.Quad) error {
 			direct = append(direct, q)
 			return nil
 		}, filter{quad.Label, label})

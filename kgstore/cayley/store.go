@@ -10,8 +10,6 @@ import (
 	"sync"
 
 	"github.com/cayleygraph/cayley/graph"
-	cayleykv "github.com/cayleygraph/cayley/graph/kv"
-	"github.com/cayleygraph/cayley/graph/kv/leveldb"
 	_ "github.com/cayleygraph/cayley/graph/memstore" // ":memory:" backend
 	"github.com/cayleygraph/cayley/graph/refs"
 	_ "github.com/cayleygraph/cayley/writer" // registers the "single" quad writer
@@ -28,20 +26,6 @@ const Memory = ":memory:"
 const DefaultPath = ".kgjudge"
 
 var _ kgstore.Store = (*Store)(nil)
-
-// init registers the leveldb quadstore. A blank import of Cayley's leveldb
-// package is not enough: Cayley's kv package copies hidalgo's backends into
-// the quadstore registry in its own init, which (package init order being
-// by import path) runs before hidalgo's leveldb has registered itself.
-func init() {
-	if !graph.IsRegistered(leveldb.Type) {
-		cayleykv.Register(leveldb.Type, cayleykv.Registration{
-			InitFunc:     leveldb.Create,
-			NewFunc:      leveldb.Open,
-			IsPersistent: true,
-		})
-	}
-}
 
 // Store is a kgstore.Store over a Cayley quadstore. It is safe for
 // concurrent use; writes are serialised.
@@ -69,7 +53,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("kgstore/cayley: create store %s: %w", path, err)
 	}
-	return openBackend(leveldb.Type, path)
+	return openBackend(backendLevelDB, path)
 }
 
 // openBackend opens a registered Cayley backend by name (the benchmarks
@@ -125,16 +109,64 @@ type filter struct {
 	V   quad.Value
 }
 
+// resolver turns store references into values for one operation, caching
+// both ways: the subject, predicate and label of a graph's quads repeat, and
+// each uncached look-up is a point read in the kv backends.
+type resolver struct {
+	qs    graph.QuadStore
+	names map[any]quad.Value
+	refs  map[quad.Value]graph.Ref
+}
+
+func (s *Store) resolver() *resolver {
+	return &resolver{qs: s.qs, names: map[any]quad.Value{}, refs: map[quad.Value]graph.Ref{}}
+}
+
+func (r *resolver) ref(v quad.Value) (graph.Ref, error) {
+	if ref, ok := r.refs[v]; ok {
+		return ref, nil
+	}
+	ref, err := r.qs.ValueOf(v)
+	if err != nil {
+		return nil, err
+	}
+	r.refs[v] = ref
+	return ref, nil
+}
+
+func (r *resolver) quad(ref graph.Ref) (quad.Quad, error) {
+	var q quad.Quad
+	for _, d := range quad.Directions {
+		vr, err := r.qs.QuadDirection(ref, d)
+		if err != nil {
+			return q, err
+		}
+		if vr == nil {
+			continue
+		}
+		k := refs.ToKey(vr)
+		v, ok := r.names[k]
+		if !ok {
+			if v, err = r.qs.NameOf(vr); err != nil {
+				return q, err
+			}
+			r.names[k] = v
+		}
+		q.Set(d, v)
+	}
+	return q, nil
+}
+
 // scan calls fn for every quad with value v in direction dir (by index
 // where the backend has one) that passes the filters.
-func (s *Store) scan(ctx context.Context, dir quad.Direction, v quad.Value, fn func(quad.Quad) error, filters ...filter) error {
-	ref, err := s.qs.ValueOf(v)
+func (s *Store) scan(ctx context.Context, r *resolver, dir quad.Direction, v quad.Value, fn func(quad.Quad) error, filters ...filter) error {
+	ref, err := r.ref(v)
 	if err != nil || ref == nil {
 		return err
 	}
 	want := make([]any, len(filters))
 	for i, f := range filters {
-		fr, err := s.qs.ValueOf(f.V)
+		fr, err := r.ref(f.V)
 		if err != nil || fr == nil {
 			return err // nothing can match
 		}
@@ -159,7 +191,7 @@ next:
 				continue next
 			}
 		}
-		q, err := s.qs.Quad(qref)
+		q, err := r.quad(qref)
 		if err != nil {
 			return err
 		}
@@ -181,10 +213,11 @@ func (s *Store) subtree(ctx context.Context, label quad.Value, root quad.IRI) ([
 	prefix := string(root) + "#"
 	seen := map[quad.Value]bool{root: true}
 	queue := []quad.Value{root}
+	r := s.resolver()
 	for len(queue) > 0 {
 		subj := queue[0]
 		queue = queue[1:]
-		err := s.scan(ctx, quad.Subject, subj, func(q quad.Quad) error {
+		err := s.scan(ctx, r, quad.Subject, subj, func(q quad.Quad) error {
 			out = append(out, q)
 			if o, ok := q.Object.(quad.IRI); ok && strings.HasPrefix(string(o), prefix) && !seen[o] {
 				seen[o] = true
@@ -305,7 +338,7 @@ func (s *Store) TaskIDs(ctx context.Context) ([]string, error) {
 		return nil, fmt.Errorf("kgstore/cayley: task ids: %w", err)
 	}
 	var ids []string
-	err := s.scan(ctx, quad.Object, tTask, func(q quad.Quad) error {
+	err := s.scan(ctx, s.resolver(), quad.Object, tTask, func(q quad.Quad) error {
 		id, err := decodeRoot(q.Subject, gtPrefix)
 		if err != nil {
 			return err
@@ -380,7 +413,7 @@ func (s *Store) samples(ctx context.Context, run string) ([]kgstore.SampleKey, e
 		return nil, err
 	}
 	var keys []kgstore.SampleKey
-	err := s.scan(ctx, quad.Object, quad.String(run), func(q quad.Quad) error {
+	err := s.scan(ctx, s.resolver(), quad.Object, quad.String(run), func(q quad.Quad) error {
 		if l, ok := q.Subject.(quad.IRI); !ok || !strings.HasPrefix(string(l), predPrefix) {
 			return nil // a verdict set of the run
 		}
@@ -412,11 +445,12 @@ func (s *Store) Runs(ctx context.Context) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	var runs []string
+	r := s.resolver()
 	for _, c := range []struct {
 		typ    quad.IRI
 		prefix string
 	}{{tPrediction, predPrefix}, {tVerdictSet, verdictPrefix}} {
-		err := s.scan(ctx, quad.Object, c.typ, func(q quad.Quad) error {
+		err := s.scan(ctx, r, quad.Object, c.typ, func(q quad.Quad) error {
 			k, err := decodeKeyIRI(q.Subject, c.prefix)
 			if err != nil {
 				return err
@@ -492,7 +526,8 @@ func (s *Store) neighbors(ctx context.Context, key kgstore.SampleKey, name strin
 		return nil, err
 	}
 	label := predLabel(key)
-	ref, err := s.qs.ValueOf(label)
+	r := s.resolver()
+	ref, err := r.ref(label)
 	if err != nil {
 		return nil, err
 	}
@@ -501,7 +536,7 @@ func (s *Store) neighbors(ctx context.Context, key kgstore.SampleKey, name strin
 	}
 	var triples []quad.Value
 	seen := map[quad.Value]bool{}
-	err = s.scan(ctx, quad.Object, entityIRI(name), func(q quad.Quad) error {
+	err = s.scan(ctx, r, quad.Object, entityIRI(name), func(q quad.Quad) error {
 		if (q.Predicate == pHead || q.Predicate == pTail) && !seen[q.Subject] {
 			seen[q.Subject] = true
 			triples = append(triples, q.Subject)
@@ -514,7 +549,7 @@ func (s *Store) neighbors(ctx context.Context, key kgstore.SampleKey, name strin
 	edges := make([]kgstore.Edge, 0, len(triples))
 	for _, t := range triples {
 		var quads []quad.Quad
-		err := s.scan(ctx, quad.Subject, t, func(q quad.Quad) error {
+		err := s.scan(ctx, r, quad.Subject, t, func(q quad.Quad) error {
 			quads = append(quads, q)
 			return nil
 		}, filter{quad.Label, label})

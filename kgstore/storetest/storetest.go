@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"testing"
 	"time"
 
@@ -38,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) kgstore.Store) {
 		{"NotFound", testNotFound},
 		{"Neighbors", testNeighbors},
 		{"Context", testContext},
+		{"Concurrent", testConcurrent},
 		{"Large", testLarge},
 	}
 	for _, c := range cases {
@@ -277,7 +279,12 @@ func VerdictSets() []kgstore.Verdicts {
 }
 
 func sortedTaskIDs(tasks []kg.Task) []string {
-	return []string{" spaced id \t\n", "empty lists", "nil lists", "task-001", "名前 based task / 1"}
+	ids := make([]string, len(tasks))
+	for i, t := range tasks {
+		ids[i] = t.ID
+	}
+	sort.Strings(ids)
+	return ids
 }
 
 func testTaskRoundTrip(t *testing.T, s kgstore.Store) {
@@ -581,6 +588,57 @@ func testContext(t *testing.T, s kgstore.Store) {
 	}
 	if _, err := s.TaskIDs(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("TaskIDs with a cancelled context: err = %v, want context.Canceled", err)
+	}
+}
+
+// testConcurrent: a Store is used from several goroutines at once (a
+// judge pool writes verdicts while a reporter reads).
+func testConcurrent(t *testing.T, s kgstore.Store) {
+	ctx := context.Background()
+	mustPutTask(t, s, Tasks()[0])
+	errc := make(chan error, 8)
+	for w := 0; w < 8; w++ {
+		go func() {
+			errc <- func() error {
+				for i := 0; i < 5; i++ {
+					key := kgstore.SampleKey{Run: fmt.Sprintf("run-%d", w%2), TaskID: "task-001", Sample: w*10 + i}
+					p := kg.Prediction{QID: "task-001", SampleIdx: key.Sample, Triples: []kg.Triple{{Head: "Marie Curie", Relation: fmt.Sprint(w), Tail: fmt.Sprint(i)}}}
+					if err := s.PutPrediction(ctx, key, p); err != nil {
+						return err
+					}
+					v := kgstore.Verdicts{Key: key, Coverage: []kg.Verdict{{GTIndex: i, State: kg.Covered, Support: []int{0}, Judge: "j"}}}
+					if err := s.PutVerdicts(ctx, v); err != nil {
+						return err
+					}
+					got, err := s.Prediction(ctx, key)
+					if err != nil {
+						return err
+					}
+					if !reflect.DeepEqual(got, p) {
+						return fmt.Errorf("Prediction(%+v) = %s, want %s", key, brief(got), brief(p))
+					}
+					if _, err := s.Task(ctx, "task-001"); err != nil {
+						return err
+					}
+					if _, err := s.Samples(ctx, key.Run); err != nil {
+						return err
+					}
+				}
+				return nil
+			}()
+		}()
+	}
+	for w := 0; w < 8; w++ {
+		if err := <-errc; err != nil {
+			t.Error(err)
+		}
+	}
+	for r := 0; r < 2; r++ {
+		keys, err := s.Samples(ctx, fmt.Sprintf("run-%d", r))
+		must(t, err, "Samples")
+		if len(keys) != 20 {
+			t.Errorf("Samples(run-%d) = %d keys, want 20", r, len(keys))
+		}
 	}
 }
 
