@@ -50,3 +50,5 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		},
 	}
 }
+
+func contextBackground() context.Context { return context.Background() }

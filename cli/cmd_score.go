@@ -18,6 +18,7 @@ import (
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
+	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/matcher"
 )
 
@@ -33,6 +34,17 @@ type scoreOptions struct {
 	Map           string
 	JSON          bool
 	AllowUnjudged bool
+
+	// LLM judge (--judge openai).
+	JudgeURL    string
+	JudgeModel  string
+	NoCache     bool
+	CacheOnly   bool
+	MaxTokens   int64
+	PriceIn     float64
+	PriceOut    float64
+	Concurrency int
+	Batching    string
 
 	// judge, when set, is used instead of the one named by Judge (tests).
 	judge matcher.Judge
@@ -75,6 +87,15 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "map", Usage: "file mapping prediction qids to task ids (JSON object or two-column CSV/TSV)", Destination: &o.Map},
 			&ucli.BoolFlag{Name: "json", Usage: "print summary.json on stdout instead of the table", Destination: &o.JSON},
 			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
+			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
+			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
+			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "reference (5 batches, whole predicted list, as the reference) | whole", Value: "reference", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
+			&ucli.IntFlag{Name: "concurrency", Category: "LLM judge", Usage: "judge requests in flight", Value: 4, Destination: &o.Concurrency, EnvVars: []string{"KGJUDGE_CONCURRENCY"}},
+			&ucli.BoolFlag{Name: "no-cache", Category: "LLM judge", Usage: "neither read nor write the verdict cache (STORE/judge-cache)", Destination: &o.NoCache},
+			&ucli.BoolFlag{Name: "cache-only", Category: "LLM judge", Usage: "use cached verdicts only; fail on a miss instead of calling the judge", Destination: &o.CacheOnly},
+			&ucli.Int64Flag{Name: "max-tokens", Category: "LLM judge", Usage: "token budget for this run (0: none); when spent, remaining claims are unjudged and a rerun continues", Destination: &o.MaxTokens},
+			&ucli.Float64Flag{Name: "price-in", Category: "LLM judge", Usage: "USD per million prompt tokens, for the cost report", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
+			&ucli.Float64Flag{Name: "price-out", Category: "LLM judge", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
@@ -92,9 +113,12 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, error) {
 		return "", &UserError{Err: fmt.Errorf("--protocol: %w", err)}
 	}
 	switch o.Judge {
-	case "offline", "replay":
+	case "offline", "replay", "openai":
 	default:
-		return "", userErrorf("--judge: unknown judge %q (want offline or replay)", o.Judge)
+		return "", userErrorf("--judge: unknown judge %q (want offline, replay or openai)", o.Judge)
+	}
+	if o.Judge == "openai" && o.Store == ":memory:" && !o.NoCache {
+		return "", userErrorf("--judge openai keeps its verdict cache in the store directory: give --store DIR, or --no-cache")
 	}
 	if o.Verdicts != "" && o.Judge != "replay" {
 		return "", userErrorf("--verdicts is only used by --judge replay")
@@ -118,9 +142,10 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, error) {
 
 // scoreResult is what a score run produced, for tests.
 type scoreResult struct {
-	Summary   matcher.Summary
-	Items     []matcher.Item
-	Structure hierarchy.RunReport
+	Summary    matcher.Summary
+	Items      []matcher.Item
+	Structure  hierarchy.RunReport
+	Invocation *invocation
 }
 
 func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*scoreResult, error) {
@@ -167,10 +192,11 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		inputErrs = append(inputErrs, err)
 	}
 
-	judge, err := newJudge(ctx, o, ids, mapping)
+	judge, closeJudge, err := newJudge(ctx, o, ids, mapping)
 	if err != nil {
 		return nil, err
 	}
+	defer closeJudge()
 
 	store, err := openStore(ctx, o.Store)
 	if err != nil {
@@ -202,6 +228,9 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				return nil, err
+			}
+			if llmjudge.IsCacheMiss(err) {
+				return nil, userErrorf("--cache-only: %w", err)
 			}
 			inputErrs = append(inputErrs, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err))
 			continue
@@ -236,9 +265,24 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		res.Summary.Failed = append(res.Summary.Failed, e.Error())
 	}
 	res.Structure = hierarchy.Aggregate(structure)
-	res.Summary.Sections = append(res.Summary.Sections, matcher.Section{Key: "structure", Value: res.Structure})
+	man := runManifest{Version: Version, Protocol: proto, Judge: judge.Name()}
+	var inv *invocation
+	if lj, ok := judge.(*llmjudge.Judge); ok {
+		m, ledger := lj.Manifest(), lj.Ledger()
+		man.LLM = stableManifest(m)
+		inv = &invocation{LLM: &m, Ledger: &ledger}
+		res.Invocation = inv
+	}
+	res.Summary.Sections = append(res.Summary.Sections,
+		matcher.Section{Key: "manifest", Value: man},
+		matcher.Section{Key: "structure", Value: res.Structure})
 	if err := writeOutputs(o.Out, res); err != nil {
 		return nil, err
+	}
+	if inv != nil {
+		if err := writeJSON(filepath.Join(o.Out, "invocation.json"), inv); err != nil {
+			return nil, err
+		}
 	}
 	if o.JSON {
 		b, err := json.MarshalIndent(res.Summary, "", "  ")

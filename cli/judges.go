@@ -3,19 +3,24 @@ package cli
 import (
 	"context"
 	"errors"
+	"path/filepath"
 
 	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/llmjudge"
+	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/matcher"
 )
 
-// newJudge builds the judge named by --judge.
-func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map[string]string) (matcher.Judge, error) {
+// newJudge builds the judge named by --judge. The returned close func is
+// never nil.
+func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map[string]string) (matcher.Judge, func() error, error) {
+	nop := func() error { return nil }
 	if o.judge != nil {
-		return o.judge, nil
+		return o.judge, nop, nil
 	}
 	switch o.Judge {
 	case "offline":
-		return matcher.Offline{}, nil
+		return matcher.Offline{}, nop, nil
 	case "replay":
 		src := o.Verdicts
 		if src == "" {
@@ -27,18 +32,73 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 			// fewer samples: refuse it whole.
 			var fe *ingest.FileErrors
 			if errors.As(err, &fe) || ingest.IsInputError(err) {
-				return nil, &UserError{Err: err}
+				return nil, nop, &UserError{Err: err}
 			}
-			return nil, err
+			return nil, nop, err
 		}
 		if len(evals) == 0 {
-			return nil, userErrorf("--judge replay: no recorded verdicts found in %s (expected reference eval outputs or trajectory lines ending with coverage_details)", src)
+			return nil, nop, userErrorf("--judge replay: no recorded verdicts found in %s (expected reference eval outputs or trajectory lines ending with coverage_details)", src)
 		}
 		r, err := matcher.NewReplay(evals, taskIDs, mapping)
 		if err != nil {
-			return nil, &UserError{Err: err}
+			return nil, nop, &UserError{Err: err}
 		}
-		return r, nil
+		return r, nop, nil
+	case "openai":
+		j, err := llmjudge.New(ctx, llmjudgeConfig(o))
+		if err != nil {
+			// Configuration the user gave: model, URL, cache directory.
+			return nil, nop, &UserError{Err: err}
+		}
+		return j, j.Close, nil
 	}
-	return nil, userErrorf("--judge: unknown judge %q", o.Judge)
+	return nil, nop, userErrorf("--judge: unknown judge %q", o.Judge)
+}
+
+func llmjudgeConfig(o scoreOptions) llmjudge.Config {
+	cfg := llmjudge.ConfigFromEnv()
+	if o.JudgeURL != "" {
+		cfg.BaseURL = o.JudgeURL
+	}
+	if o.JudgeModel != "" {
+		cfg.Model = o.JudgeModel
+	}
+	if o.Store != ":memory:" {
+		cfg.CacheDir = filepath.Join(o.Store, "judge-cache")
+	}
+	cfg.NoCache, cfg.CacheOnly = o.NoCache, o.CacheOnly
+	cfg.TokenBudget = o.MaxTokens
+	cfg.PriceIn, cfg.PriceOut = o.PriceIn, o.PriceOut
+	cfg.Concurrency = o.Concurrency
+	cfg.Batching = o.Batching
+	return cfg
+}
+
+// runManifest is summary.json's "manifest": everything that decides the
+// numbers, and nothing that changes between two identical runs (tokens spent
+// and cache hits of one invocation go to invocation.json), so that a rerun
+// from the cache writes a byte-identical summary.
+type runManifest struct {
+	Version  string             `json:"kgjudge_version"`
+	Protocol matcher.Protocol   `json:"protocol"`
+	Judge    string             `json:"judge"`
+	LLM      *llmjudge.Manifest `json:"llm_judge,omitempty"`
+}
+
+// invocation is OUT/invocation.json: what this run of the command spent.
+type invocation struct {
+	LLM    *llmjudge.Manifest `json:"llm_judge,omitempty"`
+	Ledger *cost.Report       `json:"ledger,omitempty"`
+}
+
+// stableManifest drops what one invocation spent or found out from a judge
+// manifest (a rerun from the cache makes no call, so it cannot know them).
+func stableManifest(m llmjudge.Manifest) *llmjudge.Manifest {
+	m.BudgetReached = false
+	m.Tokens = cost.Usage{}
+	m.USD, m.Calls, m.Attempts, m.Retries, m.Reasks, m.Unjudged = 0, 0, 0, 0, 0, 0
+	m.Cache.Hits, m.Cache.Misses, m.Cache.Path = 0, 0, ""
+	m.Decoding.SeedRefused = false
+	m.ResponseModes = nil
+	return &m
 }

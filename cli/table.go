@@ -50,6 +50,18 @@ func printTable(w io.Writer, o scoreOptions, res *scoreResult) {
 	if s.IndexProblems > 0 {
 		fmt.Fprintf(w, "index problems: %d supporting index(es) not counted (see index_problems in the item files)\n", s.IndexProblems)
 	}
+	if inv := res.Invocation; inv != nil && inv.LLM != nil {
+		m := inv.LLM
+		fmt.Fprintf(w, "judge %s: %d call(s), %d attempt(s), %d re-ask(s); tokens %d in / %d out", m.Judge, m.Calls, m.Attempts, m.Reasks, m.Tokens.Prompt, m.Tokens.Completion)
+		if m.Price.InPerM > 0 || m.Price.OutPerM > 0 {
+			fmt.Fprintf(w, " ($%.4f)", m.USD)
+		}
+		fmt.Fprintf(w, "; cache %d hit(s), %d miss(es)", m.Cache.Hits, m.Cache.Misses)
+		if m.BudgetReached {
+			fmt.Fprint(w, "; token budget reached: rerun to continue")
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w)
 	printStructure(w, &res.Structure, 0, true)
 	if len(s.Failed) > 0 {

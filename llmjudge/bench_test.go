@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kgjudge/kgjudge/llmjudge/internal/fakeopenai"
+	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
 )
 
 // BenchmarkJudgeThroughput measures claims judged per second against a

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/kgjudge/kgjudge/kg"
-	"github.com/kgjudge/kgjudge/llmjudge/internal/fakeopenai"
+	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
 	"github.com/kgjudge/kgjudge/matcher"
 )
 

@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
+)
+
+// TestMain lets the test binary act as the kgjudge command, so a test can
+// run it as a child process and SIGKILL it mid-run.
+func TestMain(m *testing.M) {
+	if os.Getenv("KGJUDGE_TEST_MAIN") == "1" {
+		os.Exit(Main(contextBackground(), append([]string{"kgjudge"}, os.Args[1:]...), os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func openaiArgs(srv *fakeopenai.Server, store, out string, extra ...string) []string {
+	return append([]string{"score", "--gt", "../examples/gt", "--pred", "../examples/pred", "--judge", "openai",
+		"--judge-url", srv.BaseURL(), "--judge-model", "judge-test", "--store", store, "--out", out, "--run", "llm"}, extra...)
+}
+
+func runCLI(t *testing.T, args []string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = Main(t.Context(), append([]string{"kgjudge"}, args...), &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestScoreOpenAIRerunFromCacheIsIdentical(t *testing.T) {
+	srv := fakeopenai.New()
+	defer srv.Close()
+	t.Setenv("OPENAI_API_KEY", "sk-test-secret")
+	store := filepath.Join(t.TempDir(), "store")
+	out1, out2 := t.TempDir(), t.TempDir()
+	code, stdout, stderr := runCLI(t, openaiArgs(srv, store, out1))
+	if code != ExitOK {
+		t.Fatalf("first run exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	calls := len(srv.Calls())
+	if calls == 0 {
+		t.Fatal("first run made no HTTP call")
+	}
+	if !strings.Contains(stdout, "judge openai:judge-test@") {
+		t.Errorf("table lacks the judge spend line:\n%s", stdout)
+	}
+	code, _, stderr = runCLI(t, openaiArgs(srv, store, out2))
+	if code != ExitOK {
+		t.Fatalf("second run exit %d\n%s", code, stderr)
+	}
+	if n := len(srv.Calls()); n != calls {
+		t.Errorf("second run made %d HTTP calls, want 0", n-calls)
+	}
+	for _, rel := range []string{"summary.json", "items/task_e01_Kyoto Weekend_sample1.json", "items/task_e02_咖啡豆选购_sample0.json"} {
+		a, err1 := os.ReadFile(filepath.Join(out1, rel))
+		b, err2 := os.ReadFile(filepath.Join(out2, rel))
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the run and its cached rerun (%v %v)", rel, err1, err2)
+		}
+	}
+	sum, _ := os.ReadFile(filepath.Join(out1, "summary.json"))
+	inv, _ := os.ReadFile(filepath.Join(out1, "invocation.json"))
+	if bytes.Contains(sum, []byte("sk-test-secret")) || bytes.Contains(inv, []byte("sk-test-secret")) {
+		t.Error("the API key leaked into the outputs")
+	}
+	if !bytes.Contains(sum, []byte(`"prompt_hash"`)) || !bytes.Contains(inv, []byte(`"hits"`)) {
+		t.Errorf("manifest missing from summary.json or invocation.json")
+	}
+	// --cache-only now succeeds; with a fresh store it fails on the first miss.
+	if code, _, stderr := runCLI(t, openaiArgs(srv, store, t.TempDir(), "--cache-only")); code != ExitOK {
+		t.Errorf("--cache-only over a full cache: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, openaiArgs(srv, filepath.Join(t.TempDir(), "empty"), t.TempDir(), "--cache-only"))
+	if code != ExitInput || !strings.Contains(stderr, "--cache-only") {
+		t.Errorf("--cache-only miss: exit %d, stderr %q", code, stderr)
+	}
+	if n := len(srv.Calls()); n != calls {
+		t.Errorf("--cache-only made %d HTTP calls", n-calls)
+	}
+}
+
+func TestScoreOpenAIMalformedAnswersAreUnjudged(t *testing.T) {
+	srv := fakeopenai.New()
+	defer srv.Close()
+	bad := "this is not JSON {"
+	srv.Script = func(c *fakeopenai.Call) *fakeopenai.Reply { return &fakeopenai.Reply{Content: &bad} }
+	out := t.TempDir()
+	code, stdout, stderr := runCLI(t, openaiArgs(srv, filepath.Join(t.TempDir(), "s"), out))
+	if code != ExitUnjudged {
+		t.Fatalf("exit %d, want %d (unjudged)\n%s\n%s", code, ExitUnjudged, stdout, stderr)
+	}
+	// 13+12 GT triples and 11+6+9+5 predicted triples in the examples, in 4 samples.
+	if !strings.Contains(stdout, "unjudged: 81 claim(s) in 4 sample(s) (coverage 50, validity 31)") {
+		t.Errorf("table:\n%s", stdout)
+	}
+	sum, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	if !bytes.Contains(sum, []byte(`"coverage": 50`)) {
+		t.Errorf("summary.json lacks the unjudged counts")
+	}
+}
+
+// TestScoreOpenAIKilledAndResumed kills a run with SIGKILL after some judge
+// calls were answered, reruns it, and checks that no claim was answered
+// twice and that the results equal an uninterrupted run's.
+func TestScoreOpenAIKilledAndResumed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a child process")
+	}
+	srv := fakeopenai.New()
+	defer srv.Close()
+	var mu sync.Mutex
+	answered := map[string]int{}
+	hang := true
+	nAnswered := 0
+	srv.Script = func(c *fakeopenai.Call) *fakeopenai.Reply {
+		mu.Lock()
+		defer mu.Unlock()
+		if hang && nAnswered >= 3 {
+			return &fakeopenai.Reply{Hang: time.Minute}
+		}
+		nAnswered++
+		// A claim is the same claim only with the same candidates shown
+		// (the same GT triple is a different claim in another sample).
+		var cands strings.Builder
+		for _, cd := range c.Candidates {
+			cands.WriteString(cd.Text + "\n")
+		}
+		for _, cl := range c.Claims {
+			answered[string(c.Kind)+"\x00"+cl.Text+"\x00"+cands.String()]++
+		}
+		return nil
+	}
+	store := filepath.Join(t.TempDir(), "store")
+	cmd := exec.Command(os.Args[0], openaiArgs(srv, store, t.TempDir(), "--concurrency", "1")...)
+	cmd.Env = append(os.Environ(), "KGJUDGE_TEST_MAIN=1")
+	var childErr bytes.Buffer
+	cmd.Stderr = &childErr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		select {
+		case err := <-exited:
+			t.Fatalf("child exited before it was killed (%v); stderr:\n%s", err, childErr.String())
+		default:
+		}
+		mu.Lock()
+		n := nAnswered
+		mu.Unlock()
+		// Three answered, and the fourth request is hanging: the child has
+		// written the first three batches to its cache.
+		if n >= 3 && len(srv.Calls()) > 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("child never reached the 4th call; stderr:\n%s", childErr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	mu.Lock()
+	hang = false
+	mu.Unlock()
+
+	outResumed := t.TempDir()
+	if code, _, stderr := runCLI(t, openaiArgs(srv, store, outResumed)); code != ExitOK {
+		t.Fatalf("resumed run exit %d\n%s", code, stderr)
+	}
+	for k, n := range answered {
+		if n > 1 {
+			t.Errorf("claim answered %d times: %q", n, k)
+		}
+	}
+	// An uninterrupted run with a fresh store and a fresh server.
+	srv2 := fakeopenai.New()
+	defer srv2.Close()
+	outFresh := t.TempDir()
+	if code, _, stderr := runCLI(t, openaiArgs(srv2, filepath.Join(t.TempDir(), "fresh"), outFresh)); code != ExitOK {
+		t.Fatalf("fresh run exit %d\n%s", code, stderr)
+	}
+	// The killed run's answered calls plus the resumed run's are exactly an
+	// uninterrupted run's calls: nothing lost, nothing asked twice.
+	mu.Lock()
+	if nAnswered != len(srv2.Calls()) {
+		t.Errorf("killed + resumed runs had %d answered calls, an uninterrupted run %d", nAnswered, len(srv2.Calls()))
+	}
+	mu.Unlock()
+	for _, rel := range []string{"items/task_e01_Kyoto Weekend_sample0.json", "items/task_e02_咖啡豆选购_sample1.json"} {
+		a, _ := os.ReadFile(filepath.Join(outResumed, rel))
+		b, _ := os.ReadFile(filepath.Join(outFresh, rel))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s: resumed run differs from an uninterrupted one", rel)
+		}
+	}
+	a, _ := os.ReadFile(filepath.Join(outResumed, "summary.json"))
+	b, _ := os.ReadFile(filepath.Join(outFresh, "summary.json"))
+	// The endpoint (server port) differs between the two servers; nothing else may.
+	a = bytes.ReplaceAll(a, []byte(strings.TrimPrefix(srv.URL, "http://")), []byte("HOST"))
+	b = bytes.ReplaceAll(b, []byte(strings.TrimPrefix(srv2.URL, "http://")), []byte("HOST"))
+	if !bytes.Equal(a, b) {
+		t.Errorf("summary.json of the resumed run differs from an uninterrupted run's")
+	}
+}
