@@ -47,6 +47,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		Commands: []*ucli.Command{
 			scoreCommand(),
 			structureCommand(),
+			cacheCommand(),
 		},
 	}
 }

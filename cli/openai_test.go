@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,5 +215,47 @@ func TestScoreOpenAIKilledAndResumed(t *testing.T) {
 	b = bytes.ReplaceAll(b, []byte(strings.TrimPrefix(srv2.URL, "http://")), []byte("HOST"))
 	if !bytes.Equal(a, b) {
 		t.Errorf("summary.json of the resumed run differs from an uninterrupted run's")
+	}
+}
+
+func TestCacheStatsAndPrune(t *testing.T) {
+	srv := fakeopenai.New()
+	defer srv.Close()
+	store := filepath.Join(t.TempDir(), "store")
+	if code, _, stderr := runCLI(t, openaiArgs(srv, store, t.TempDir())); code != ExitOK {
+		t.Fatalf("score: %d %s", code, stderr)
+	}
+	code, stdout, stderr := runCLI(t, []string{"cache", "stats", "--store", store, "--json"})
+	if code != ExitOK {
+		t.Fatalf("stats: %d %s", code, stderr)
+	}
+	var st struct {
+		Entries  int `json:"entries"`
+		ByPrompt []struct {
+			Model string `json:"model"`
+		} `json:"by_prompt"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	// Every claim of the examples: 50 GT (coverage) + 31 predicted (validity),
+	// less one: both samples of task_e02 predict (辛鹿咖啡, 产品, 耶加雪菲花魁),
+	// and a validity claim is checked against the same GT list: one entry.
+	if st.Entries != 80 || len(st.ByPrompt) == 0 || st.ByPrompt[0].Model != "judge-test" {
+		t.Errorf("stats %+v", st)
+	}
+	// Current prompt versions survive --stale; then a cutoff in the future drops all.
+	if code, stdout, _ := runCLI(t, []string{"cache", "prune", "--store", store, "--stale"}); code != ExitOK || !strings.Contains(stdout, "kept 80, removed 0") {
+		t.Errorf("prune --stale: %d %s", code, stdout)
+	}
+	if err := runCachePrune(cacheOptions{Store: store, OlderThan: time.Hour}, time.Now().Add(2*time.Hour), &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	calls := len(srv.Calls())
+	if code, _, _ := runCLI(t, openaiArgs(srv, store, t.TempDir())); code != ExitOK || len(srv.Calls()) == calls {
+		t.Errorf("after pruning everything the judge must be asked again (exit %d)", code)
+	}
+	if code, _, stderr := runCLI(t, []string{"cache", "stats", "--store", t.TempDir()}); code != ExitInput || !strings.Contains(stderr, "no judge cache") {
+		t.Errorf("stats without cache: %d %s", code, stderr)
 	}
 }
