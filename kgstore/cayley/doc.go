@@ -30,17 +30,23 @@
 // list), so order, duplicates and nil-versus-empty survive a round trip.
 // Triples are nodes:
 //
-//	<pred:R/T/0#triple/3> kg:index 3 ; kg:head <entity:Marie%20Curie> ;
-//	                      kg:relation "born in" ; kg:tail <entity:Warsaw> .
+//	<pred:R/T/0#triple/3> kg:index 3 ;
+//	                      kg:head <pred:R/T/0#entity/Marie%20Curie> ;
+//	                      kg:relation "born in" ;
+//	                      kg:tail <pred:R/T/0#entity/Warsaw> .
 //
 // and every triple is also written as a direct edge in the same label,
 //
-//	<entity:Marie%20Curie> "born in" <entity:Warsaw> <pred:R/T/0> .
+//	<pred:R/T/0#entity/Marie%20Curie> "born in" <pred:R/T/0#entity/Warsaw> <pred:R/T/0> .
 //
-// so a path query can walk a graph entity to entity. Entity IRIs
-// (<entity:NAME>) are shared by all graphs; a graph's edges are told apart
-// by label. Zero-valued scalars (empty strings, 0) are not written and read
-// back as zero. Metadata (language, final query, parse report, verdict
+// so a path query can walk a graph entity to entity. Entity IRIs are
+// scoped to their graph (<ROOT#entity/NAME>; ground-truth nodes link to
+// theirs by kg:entity): an entity IRI shared by every graph would be a
+// super-node, and Cayley's kv layer rewrites a node's whole index entry on
+// each write, which made bulk writes quadratic. Which entity of one graph
+// matches which of another is the alias and matcher packages' question, not
+// the store's. Zero-valued scalars (empty strings, 0) are not written and
+// read back as zero. Metadata (language, final query, parse report, verdict
 // state/kind/judge/reason, supports) are quads on the root or item nodes;
 // supports are stored as given, out-of-range values included.
 //

@@ -78,7 +78,7 @@ const (
 	gtPrefix      = "gt:"
 	predPrefix    = "pred:"
 	verdictPrefix = "verdict:"
-	entityPrefix  = "entity:"
+	entityInfix   = "#entity/"
 )
 
 // escape percent-encodes every byte outside [A-Za-z0-9-._~]: deterministic,
@@ -137,14 +137,25 @@ func verdictLabel(run string) quad.IRI { return quad.IRI(verdictPrefix + escape(
 
 func verdictRoot(k kgstore.SampleKey) quad.IRI { return quad.IRI(verdictPrefix + keyPath(k)) }
 
-func entityIRI(name string) quad.IRI { return quad.IRI(entityPrefix + escape(name)) }
+// entityIRI names the entity called name inside the graph rooted at root.
+// Entities are per graph: an entity shared by thousands of graphs would be
+// a super-node whose index entries Cayley rewrites on every write.
+func entityIRI(root quad.IRI, name string) quad.IRI {
+	return quad.IRI(string(root) + entityInfix + escape(name))
+}
+
+func isEntity(v quad.Value) bool {
+	iri, ok := v.(quad.IRI)
+	return ok && strings.Contains(string(iri), entityInfix)
+}
 
 func entityName(v quad.Value) (string, error) {
 	iri, ok := v.(quad.IRI)
-	if !ok || !strings.HasPrefix(string(iri), entityPrefix) {
+	i := strings.Index(string(iri), entityInfix)
+	if !ok || i < 0 {
 		return "", fmt.Errorf("not an entity: %v", v)
 	}
-	return unescape(string(iri)[len(entityPrefix):])
+	return unescape(string(iri)[i+len(entityInfix):])
 }
 
 func item(owner quad.IRI, list string, i int) quad.IRI {

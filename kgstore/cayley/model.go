@@ -13,6 +13,7 @@ import (
 // builder collects the quads of one graph (one label) for a single batch.
 type builder struct {
 	label quad.Value
+	root  quad.IRI // the graph's root, which scopes its entity IRIs
 	quads []quad.Quad
 }
 
@@ -59,7 +60,7 @@ func (b *builder) ints(owner quad.IRI, pred quad.IRI, name string, vs []int) {
 
 // triple writes a triple node and the direct entity-to-entity edge.
 func (b *builder) triple(it quad.IRI, t kg.Triple) {
-	h, tl := entityIRI(t.Head), entityIRI(t.Tail)
+	h, tl := entityIRI(b.root, t.Head), entityIRI(b.root, t.Tail)
 	b.add(it, pHead, h)
 	b.str(it, pRelation, t.Relation)
 	b.add(it, pTail, tl)
@@ -68,7 +69,7 @@ func (b *builder) triple(it quad.IRI, t kg.Triple) {
 
 func encodeTask(t kg.Task) ([]quad.Quad, error) {
 	root := gtLabel(t.ID)
-	b := &builder{label: root}
+	b := &builder{label: root, root: root}
 	b.add(root, pType, tTask)
 	b.add(root, pTaskID, quad.String(t.ID))
 	b.str(root, pLanguage, t.Language)
@@ -76,7 +77,7 @@ func encodeTask(t kg.Task) ([]quad.Quad, error) {
 	b.list(root, pNode, "node", len(t.Nodes), t.Nodes == nil, func(i int, it quad.IRI) {
 		n := t.Nodes[i]
 		b.str(it, pNodeID, n.ID)
-		b.add(it, pEntity, entityIRI(n.Name))
+		b.add(it, pEntity, entityIRI(root, n.Name))
 		b.strings(it, pAlias, "alias", n.Aliases)
 	})
 	for i, tr := range t.Triples {
@@ -107,7 +108,7 @@ func (b *builder) key(root quad.IRI, k kgstore.SampleKey) {
 
 func encodePrediction(k kgstore.SampleKey, p kg.Prediction) []quad.Quad {
 	root := predLabel(k)
-	b := &builder{label: root}
+	b := &builder{label: root, root: root}
 	b.add(root, pType, tPrediction)
 	b.key(root, k)
 	b.str(root, pQID, p.QID)
@@ -129,7 +130,7 @@ func encodePrediction(k kgstore.SampleKey, p kg.Prediction) []quad.Quad {
 
 func encodeVerdicts(v kgstore.Verdicts) []quad.Quad {
 	root := verdictRoot(v.Key)
-	b := &builder{label: verdictLabel(v.Key.Run)}
+	b := &builder{label: verdictLabel(v.Key.Run), root: root}
 	b.add(root, pType, tVerdictSet)
 	b.key(root, v.Key)
 	b.list(root, pCoverage, "coverage", len(v.Coverage), v.Coverage == nil, func(i int, it quad.IRI) {

@@ -107,12 +107,12 @@ func TestQuadModel(t *testing.T) {
 			have[q] = true
 		}
 		for _, q := range []quad.Quad{
-			{Subject: quad.IRI("entity:Marie%20Curie"), Predicate: quad.String("born in"), Object: quad.IRI("entity:Warsaw"), Label: label},
+			{Subject: quad.IRI(string(label) + "#entity/Marie%20Curie"), Predicate: quad.String("born in"), Object: quad.IRI(string(label) + "#entity/Warsaw"), Label: label},
 			{Subject: label, Predicate: pType, Object: tPrediction, Label: label},
 			{Subject: label, Predicate: pRun, Object: quad.String("run/b"), Label: label},
 			{Subject: label, Predicate: pTriple, Object: quad.IRI(string(label) + "#triple/1"), Label: label},
 			{Subject: quad.IRI(string(label) + "#triple/1"), Predicate: pIndex, Object: quad.Int(1), Label: label},
-			{Subject: quad.IRI(string(label) + "#triple/1"), Predicate: pHead, Object: quad.IRI("entity:Marie%20Curie"), Label: label},
+			{Subject: quad.IRI(string(label) + "#triple/1"), Predicate: pHead, Object: quad.IRI(string(label) + "#entity/Marie%20Curie"), Label: label},
 			{Subject: quad.IRI(string(label) + "#triple/1"), Predicate: pRelation, Object: quad.String("born in"), Label: label},
 		} {
 			if !have[q] {
@@ -121,15 +121,15 @@ func TestQuadModel(t *testing.T) {
 		}
 		// Two identical triples: two triple nodes, one stored direct edge.
 		var direct []quad.Quad
-		err = s.scan(ctx, s.resolver(), quad.Subject, entityIRI("Marie Curie"), func(q quad.Quad) error {
+		err = s.scan(ctx, s.resolver(), quad.Subject, entityIRI(label, "Marie Curie"), func(q quad.Quad) error {
 			direct = append(direct, q)
 			return nil
 		}, filter{quad.Label, label})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(direct) != 1 || direct[0].Predicate != quad.String("born in") || direct[0].Object != quad.IRI("entity:Warsaw") {
-			t.Errorf("stored direct edges = %v, want one <entity:Marie%%20Curie> \"born in\" <entity:Warsaw>", direct)
+		if len(direct) != 1 || direct[0].Predicate != quad.String("born in") || direct[0].Object != quad.IRI(string(label)+"#entity/Warsaw") {
+			t.Errorf("stored direct edges = %v, want one <#entity/Marie%%20Curie> \"born in\" <#entity/Warsaw>", direct)
 		}
 		if got := verdictLabel("run/b"); got != "verdict:run%2Fb" {
 			t.Errorf("verdictLabel = %v", got)

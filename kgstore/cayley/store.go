@@ -219,7 +219,9 @@ func (s *Store) subtree(ctx context.Context, label quad.Value, root quad.IRI) ([
 		queue = queue[1:]
 		err := s.scan(ctx, r, quad.Subject, subj, func(q quad.Quad) error {
 			out = append(out, q)
-			if o, ok := q.Object.(quad.IRI); ok && strings.HasPrefix(string(o), prefix) && !seen[o] {
+			// Entity nodes are not walked: their quads are the direct
+			// edges, which graphQuads derives from the triple nodes.
+			if o, ok := q.Object.(quad.IRI); ok && strings.HasPrefix(string(o), prefix) && !seen[o] && !isEntity(o) {
 				seen[o] = true
 				queue = append(queue, o)
 			}
@@ -536,7 +538,7 @@ func (s *Store) neighbors(ctx context.Context, key kgstore.SampleKey, name strin
 	}
 	var triples []quad.Value
 	seen := map[quad.Value]bool{}
-	err = s.scan(ctx, r, quad.Object, entityIRI(name), func(q quad.Quad) error {
+	err = s.scan(ctx, r, quad.Object, entityIRI(label, name), func(q quad.Quad) error {
 		if (q.Predicate == pHead || q.Predicate == pTail) && !seen[q.Subject] {
 			seen[q.Subject] = true
 			triples = append(triples, q.Subject)
