@@ -48,6 +48,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			scoreCommand(),
 			structureCommand(),
 			cacheCommand(),
+			agreeCommand(),
 		},
 	}
 }

@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/kgstore"
+	"github.com/kgjudge/kgjudge/matcher"
+)
+
+type agreeOptions struct {
+	RunA, RunB string
+	Store      string
+	Show       int
+	JSON       bool
+}
+
+// Disagreement is one claim two runs decided differently.
+type Disagreement struct {
+	TaskID  string    `json:"task_id"`
+	Sample  int       `json:"sample_idx"`
+	Pass    string    `json:"pass"` // coverage | validity
+	Index   int       `json:"index"`
+	Claim   kg.Triple `json:"claim"`
+	A       kg.State  `json:"a"`
+	B       kg.State  `json:"b"`
+	ReasonA string    `json:"reason_a,omitempty"`
+	ReasonB string    `json:"reason_b,omitempty"`
+}
+
+// GroupAgreement is agreement within one language (or "all").
+type GroupAgreement struct {
+	Group    string            `json:"group"`
+	Samples  int               `json:"samples"`
+	Coverage matcher.Agreement `json:"coverage"`
+	Validity matcher.Agreement `json:"validity"`
+}
+
+// AgreeReport is what kgjudge agree prints.
+type AgreeReport struct {
+	RunA          string           `json:"run_a"`
+	RunB          string           `json:"run_b"`
+	Groups        []GroupAgreement `json:"groups"`
+	OnlyInA       []string         `json:"only_in_a"`
+	OnlyInB       []string         `json:"only_in_b"`
+	Disagreements []Disagreement   `json:"disagreements"`
+}
+
+func agreeCommand() *ucli.Command {
+	var o agreeOptions
+	return &ucli.Command{
+		Name:      "agree",
+		Usage:     "agreement between two runs' verdicts: accuracy and Cohen's kappa per pass and language, and the claims they disagree on",
+		UsageText: "kgjudge agree RUN_A RUN_B [--store DIR] [--show N] [--json]",
+		Description: `Compares the verdicts two runs stored for the same samples (e.g. an LLM judge against the
+benchmark's recorded verdicts, scored with --judge replay --run recorded, or prefiltered against
+reference batching). Claims either run left unjudged are counted apart, not compared.
+
+EXAMPLES:
+   kgjudge score --gt tasks/ --pred trajs/ --judge replay --run recorded
+   kgjudge score --gt tasks/ --pred trajs/ --judge openai --run gpt41
+   kgjudge agree recorded gpt41`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "store", Usage: "store directory", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
+			&ucli.IntFlag{Name: "show", Usage: "disagreeing claims to print (all are in --json)", Value: 20, Destination: &o.Show},
+			&ucli.BoolFlag{Name: "json", Usage: "print JSON", Destination: &o.JSON},
+		},
+		Action: func(c *ucli.Context) error {
+			if c.NArg() != 2 {
+				return userErrorf("agree needs two run names (got %d)", c.NArg())
+			}
+			o.RunA, o.RunB = c.Args().Get(0), c.Args().Get(1)
+			_, err := runAgree(c.Context, o, c.App.Writer)
+			return err
+		},
+	}
+}
+
+func runAgree(ctx context.Context, o agreeOptions, w io.Writer) (*AgreeReport, error) {
+	store, err := openStore(ctx, o.Store)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	judged := func(run string) (map[[2]string]kgstore.SampleKey, error) {
+		keys, err := store.Samples(ctx, run)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		if len(keys) == 0 {
+			runs, _ := store.Runs(ctx)
+			return nil, userErrorf("store %s has no run %q (runs: %v)", o.Store, run, runs)
+		}
+		out := map[[2]string]kgstore.SampleKey{}
+		for _, k := range keys {
+			out[[2]string{k.TaskID, strconv.Itoa(k.Sample)}] = k
+		}
+		return out, nil
+	}
+	ka, err := judged(o.RunA)
+	if err != nil {
+		return nil, err
+	}
+	kb, err := judged(o.RunB)
+	if err != nil {
+		return nil, err
+	}
+	rep := &AgreeReport{RunA: o.RunA, RunB: o.RunB, OnlyInA: []string{}, OnlyInB: []string{}, Disagreements: []Disagreement{}}
+	var common [][2]string
+	for k := range ka {
+		if _, ok := kb[k]; ok {
+			common = append(common, k)
+		} else {
+			rep.OnlyInA = append(rep.OnlyInA, k[0]+"#"+k[1])
+		}
+	}
+	for k := range kb {
+		if _, ok := ka[k]; !ok {
+			rep.OnlyInB = append(rep.OnlyInB, k[0]+"#"+k[1])
+		}
+	}
+	sort.Strings(rep.OnlyInA)
+	sort.Strings(rep.OnlyInB)
+	sort.Slice(common, func(i, j int) bool {
+		if common[i][0] != common[j][0] {
+			return common[i][0] < common[j][0]
+		}
+		a, _ := strconv.Atoi(common[i][1])
+		b, _ := strconv.Atoi(common[j][1])
+		return a < b
+	})
+
+	groups := map[string]*GroupAgreement{}
+	group := func(name string) *GroupAgreement {
+		g, ok := groups[name]
+		if !ok {
+			g = &GroupAgreement{Group: name}
+			groups[name] = g
+		}
+		return g
+	}
+	for _, k := range common {
+		va, err := store.Verdicts(ctx, ka[k])
+		if errors.Is(err, kgstore.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		vb, err := store.Verdicts(ctx, kb[k])
+		if errors.Is(err, kgstore.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		task, err := store.Task(ctx, ka[k].TaskID)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		pred, err := store.Prediction(ctx, ka[k])
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		lang := task.Language
+		if lang == "" {
+			lang = "unknown"
+		}
+		g := group("language " + lang)
+		g.Samples++
+		sample := ka[k].Sample
+		covA, covB := coverageByIndex(va.Coverage), coverageByIndex(vb.Coverage)
+		for i, gt := range task.Triples {
+			a, b := covA[i], covB[i]
+			g.Coverage.Add(a.State, b.State)
+			if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
+				rep.Disagreements = append(rep.Disagreements, Disagreement{TaskID: task.ID, Sample: sample, Pass: "coverage", Index: i,
+					Claim: gt.Triple, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
+			}
+		}
+		if va.Validity != nil && vb.Validity != nil {
+			valA, valB := validityByIndex(va.Validity), validityByIndex(vb.Validity)
+			for i, p := range pred.Triples {
+				a, b := valA[i], valB[i]
+				g.Validity.Add(a.State, b.State)
+				if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
+					rep.Disagreements = append(rep.Disagreements, Disagreement{TaskID: task.ID, Sample: sample, Pass: "validity", Index: i,
+						Claim: p, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
+				}
+			}
+		}
+	}
+	all := GroupAgreement{Group: "all"}
+	var names []string
+	for n := range groups {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		g := groups[n]
+		all.Samples += g.Samples
+		all.Coverage.Merge(g.Coverage)
+		all.Validity.Merge(g.Validity)
+		g.Coverage.Finish()
+		g.Validity.Finish()
+		rep.Groups = append(rep.Groups, *g)
+	}
+	all.Coverage.Finish()
+	all.Validity.Finish()
+	rep.Groups = append([]GroupAgreement{all}, rep.Groups...)
+	if all.Samples == 0 {
+		return rep, userErrorf("runs %q and %q have no judged sample in common", o.RunA, o.RunB)
+	}
+
+	if o.JSON {
+		return rep, printJSON(w, rep)
+	}
+	fmt.Fprintf(w, "%s vs %s · %d sample(s) in common", o.RunA, o.RunB, all.Samples)
+	if len(rep.OnlyInA)+len(rep.OnlyInB) > 0 {
+		fmt.Fprintf(w, " (%d only in %s, %d only in %s)", len(rep.OnlyInA), o.RunA, len(rep.OnlyInB), o.RunB)
+	}
+	fmt.Fprintln(w)
+	tb := &table{}
+	tb.add("group", "pass", "claims", "agree", "accuracy", "kappa", "only A", "only B", "unjudged")
+	for _, g := range rep.Groups {
+		for _, p := range []struct {
+			name string
+			a    matcher.Agreement
+		}{{"coverage", g.Coverage}, {"validity", g.Validity}} {
+			if p.a.N+p.a.Skipped == 0 {
+				continue
+			}
+			tb.add(g.Group, p.name, strconv.Itoa(p.a.N), strconv.Itoa(p.a.Agree), f4(p.a.Acc), f4(p.a.Kappa),
+				strconv.Itoa(p.a.OnlyA), strconv.Itoa(p.a.OnlyB), strconv.Itoa(p.a.Skipped))
+		}
+	}
+	tb.write(w)
+	if n := len(rep.Disagreements); n > 0 && o.Show > 0 {
+		fmt.Fprintf(w, "\n%d disagreement(s)", n)
+		if n > o.Show {
+			fmt.Fprintf(w, ", first %d (all in --json)", o.Show)
+		}
+		fmt.Fprintln(w, ":")
+		for i, d := range rep.Disagreements {
+			if i == o.Show {
+				break
+			}
+			fmt.Fprintf(w, "  %s#%d %s %d %s: %s=%s %s=%s\n", d.TaskID, d.Sample, d.Pass, d.Index, d.Claim, o.RunA, d.A, o.RunB, d.B)
+		}
+	}
+	return rep, nil
+}
+
+func coverageByIndex(vs []kg.Verdict) map[int]kg.Verdict {
+	m := make(map[int]kg.Verdict, len(vs))
+	for _, v := range vs {
+		m[v.GTIndex] = v
+	}
+	return m
+}
+
+func validityByIndex(vs []kg.Validity) map[int]kg.Validity {
+	m := make(map[int]kg.Validity, len(vs))
+	for _, v := range vs {
+		m[v.PredIndex] = v
+	}
+	return m
+}
