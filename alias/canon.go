@@ -89,8 +89,16 @@ func lightFold(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// maxValueLen bounds the text Canon tries to read as a value.
-const maxValueLen = 80
+// maxValueLen bounds the text Canon tries to read as a value (after
+// folding); maxRawValueLen bounds the input read with punctuation kept (only
+// runs of whitespace can make a longer input fold into a value; kg.Normalize
+// still reads those). maxRangeDashes bounds the dashes of a range: "-" is
+// tried as a separator at each of them, so the cap keeps Canon linear.
+const (
+	maxValueLen    = 80
+	maxRawValueLen = 1024
+	maxRangeDashes = 6
+)
 
 // Canon returns the canonical form of s used as its exact key: a value
 // (number, price, percentage, quantity with unit, date, rank or range of
@@ -106,31 +114,51 @@ const maxValueLen = 80
 //
 // Approximation words ("约", "about", "~") are dropped: Canon finds
 // candidates, it does not decide that "about $20" is "$20". Units and
-// currencies are listed in data/units.tsv. Canon is pure and idempotent.
+// currencies are listed in data/units.tsv. Canon is pure, idempotent and
+// linear in len(s) (FuzzCanon checks the first two).
 func Canon(s string) string {
-	if v, ok := canonValue(s); ok {
-		return v
-	}
-	return kg.Normalize(s)
-}
-
-// canonValue reads s as a value, first with punctuation kept, then after
-// kg.Normalize (so "($19.99)" still reads as a price).
-func canonValue(s string) (string, bool) {
+	// Invalid bytes become U+FFFD first, for both readings: kg.Normalize
+	// leaves text after an invalid byte unnormalised ("\xf1¾" would stay
+	// "¾" while Canon("¾") is "3 4"), which broke idempotence.
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	if t := lightFold(s); len(t) <= maxValueLen {
-		if v, ok := parseValue(t); ok {
-			return v, true
+	n := kg.Normalize(s)
+	if v, ok := canonValue(s, n); ok {
+		return v
+	}
+	return n
+}
+
+// canonValue reads s as a value, first with punctuation kept, then as its
+// kg.Normalize form n (so "($19.99)" still reads as a price). Every value
+// has an ASCII digit (after NFKC), so text without one is not parsed.
+func canonValue(s, n string) (string, bool) {
+	if !hasDigit(n) {
+		return "", false
+	}
+	if len(s) <= maxRawValueLen {
+		if t := lightFold(s); len(t) <= maxValueLen {
+			if v, ok := parseValue(t); ok {
+				return v, true
+			}
 		}
 	}
-	if t := kg.Normalize(s); len(t) <= maxValueLen {
-		if v, ok := parseValue(t); ok {
+	if len(n) <= maxValueLen {
+		if v, ok := parseValue(n); ok {
 			return v, true
 		}
 	}
 	return "", false
+}
+
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 type valueKind int
@@ -169,6 +197,9 @@ func parseValue(t string) (string, bool) {
 	}
 	if v, ok := parseSingle(t); ok {
 		return v.String(), true
+	}
+	if strings.Count(t, "-") > maxRangeDashes {
+		return "", false
 	}
 	for _, sep := range rangeSeps {
 		for from := 0; ; {
@@ -221,6 +252,10 @@ func parseRange(l, r string) (string, bool) {
 	if lv.kind != rv.kind {
 		return "", false
 	}
+	// A "+" survives only on a lone percentage ("+17.1%", a change); in a
+	// range it is dropped on both sides, so that "+0%..0" and "+0..0%" agree
+	// whichever side carried the unit.
+	lv.text, rv.text = strings.TrimPrefix(lv.text, "+"), strings.TrimPrefix(rv.text, "+")
 	switch {
 	case lv.unit == "":
 		lv.unit = rv.unit
@@ -401,7 +436,7 @@ func parseQuantity(t string) (value, bool) {
 		if r.cur != "" && r.unit != "" {
 			continue
 		}
-		if r.unit == "s" && frac == "" && isYear(intPart) && strings.HasSuffix(intPart, "0") {
+		if r.unit == "s" && r.exp == 0 && frac == "" && isYear(intPart) && strings.HasSuffix(intPart, "0") && strings.HasPrefix(t[len(m[0]):], "s") {
 			return value{}, false // "1990s" is a decade, not seconds
 		}
 		if r.unit == "yr" && r.exp == 0 && frac == "" && sign == "" && isYear(intPart) && rest == "年" {
