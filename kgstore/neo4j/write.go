@@ -6,7 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 	"sync"
+	"time"
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -171,29 +174,30 @@ func (w *Writer) add(ctx context.Context, u *unit) error {
 		return err
 	}
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.pending = append(w.pending, u)
 	w.rows += u.rows
-	var batch []*unit
-	if w.rows >= w.s.cfg.BatchRows {
-		batch, w.pending, w.rows = w.pending, nil, 0
+	for w.rows >= w.s.cfg.BatchRows {
+		if err := w.commitChunk(ctx); err != nil {
+			return err
+		}
 	}
-	w.mu.Unlock()
-	if batch == nil {
-		return nil
-	}
-	return w.commit(ctx, batch)
+	return nil
 }
 
 // Flush commits everything buffered.
 func (w *Writer) Flush(ctx context.Context) error {
-	w.mu.Lock()
-	batch := w.pending
-	w.pending, w.rows = nil, 0
-	w.mu.Unlock()
-	if len(batch) == 0 {
-		return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	return w.commit(ctx, batch)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for len(w.pending) > 0 {
+		if err := w.commitChunk(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Stats returns what was committed so far.
@@ -203,28 +207,29 @@ func (w *Writer) Stats() Stats {
 	return w.stats
 }
 
-// commit writes units in transactions of about BatchRows rows.
-func (w *Writer) commit(ctx context.Context, units []*unit) error {
-	for len(units) > 0 {
-		n, rows := 0, 0
-		for n < len(units) && (n == 0 || rows+units[n].rows <= w.s.cfg.BatchRows) {
-			rows += units[n].rows
-			n++
-		}
-		st, err := w.s.writeTx(ctx, units[:n])
-		if err != nil {
-			return err
-		}
-		w.mu.Lock()
-		w.stats.Tasks += st.Tasks
-		w.stats.Predictions += st.Predictions
-		w.stats.VerdictSets += st.VerdictSets
-		w.stats.Unchanged += st.Unchanged
-		w.stats.Triples += st.Triples
-		w.stats.Transactions += st.Transactions
-		w.mu.Unlock()
-		units = units[n:]
+// commitChunk commits the oldest pending units, up to BatchRows rows (at
+// least one unit), in one transaction. Called with w.mu held.
+func (w *Writer) commitChunk(ctx context.Context) error {
+	n, rows := 0, 0
+	for n < len(w.pending) && (n == 0 || rows+w.pending[n].rows <= w.s.cfg.BatchRows) {
+		rows += w.pending[n].rows
+		n++
 	}
+	st, err := w.s.writeTx(ctx, w.pending[:n])
+	if err != nil {
+		// What failed stays out of the buffer: the caller sees the error.
+		w.pending = w.pending[n:]
+		w.rows -= rows
+		return err
+	}
+	w.stats.Tasks += st.Tasks
+	w.stats.Predictions += st.Predictions
+	w.stats.VerdictSets += st.VerdictSets
+	w.stats.Unchanged += st.Unchanged
+	w.stats.Triples += st.Triples
+	w.stats.Transactions += st.Transactions
+	w.pending = w.pending[n:]
+	w.rows -= rows
 	return nil
 }
 
@@ -301,13 +306,33 @@ type txRunner struct {
 }
 
 func (r txRunner) exec(q string, params map[string]any) error {
+	start := time.Now()
 	res, err := r.tx.Run(r.ctx, q, params)
 	if err != nil {
 		return err
 	}
 	_, err = res.Consume(r.ctx)
+	if trace {
+		n := 0
+		if rows, ok := params["rows"].([]map[string]any); ok {
+			n = len(rows)
+		} else if keys, ok := params["keys"].([]string); ok {
+			n = len(keys)
+		}
+		fmt.Fprintf(os.Stderr, "neo4j: %6d rows %8.3fs %s\n", n, time.Since(start).Seconds(), short(strings.Join(strings.Fields(q), " ")))
+	}
 	return err
 }
+
+func short(s string) string {
+	if len(s) > 70 {
+		return s[:70]
+	}
+	return s
+}
+
+// trace prints each write statement's time (KGJUDGE_NEO4J_TRACE=1).
+var trace = os.Getenv("KGJUDGE_NEO4J_TRACE") != ""
 
 func (r txRunner) rows(q string, rows []map[string]any) error {
 	if len(rows) == 0 {
@@ -451,16 +476,17 @@ RETURN s.key, s.run, s.task, s.sample, s.verdicts`
 UNWIND $keys AS k
 MATCH (s:Sample {key: k}) WHERE s.judged
 RETURN s.key, s.run, s.task, s.sample, s.verdicts`
-	qUnlink = `
+	qUnlinkJudged = `UNWIND $keys AS k MATCH (:Sample {key: k})-[j:JUDGED]->() DELETE j`
+	qUnlinkPred   = `
 UNWIND $keys AS k
 MATCH (s:Sample {key: k})
-CALL { WITH s MATCH (s)-[j:JUDGED]->() DELETE j }
 CALL { WITH s MATCH (s)-[:HAS_TRIPLE]->(:Pred)<-[c:COVERED_BY]-() DELETE c }
 CALL { WITH s MATCH (s)-[:HAS_TRIPLE]->(:Pred)-[v:SUPPORTED_BY]->() DELETE v }
 CALL { WITH s MATCH (s)-[:HAS_TRIPLE]->(p:Pred) WHERE p.valid IS NOT NULL REMOVE p.valid, p.valid_judge }`
 	qJudged = `
-UNWIND $rows AS r
-MATCH (s:Sample {key: r.s})
+UNWIND $rows AS q
+MATCH (s:Sample {key: q.s})
+UNWIND q.items AS r
 MATCH (g:Triple {key: r.g})
 CREATE (s)-[j:JUDGED]->(g)
 SET j = r.p`
@@ -645,8 +671,23 @@ func (s *Store) write(r txRunner, units []*unit, st *Stats) error {
 		st.Tasks++
 		st.Triples += len(triples)
 	}
+	// Verdict sets written with their prediction: validity goes straight
+	// onto the new triples.
+	fresh, folded := map[string]bool{}, map[string]bool{}
+	verdOf := map[string]*verdictsRec{}
+	for _, u := range verds {
+		verdOf[u.key] = u.verd
+	}
 	var predRows, predTripleRows []map[string]any
 	for _, u := range preds {
+		fresh[u.key] = true
+		validity := map[int]kg.Validity{}
+		if v := verdOf[u.key]; v != nil {
+			folded[u.key] = true
+			for _, x := range v.Validity {
+				validity[x.PredIndex] = x
+			}
+		}
 		p, k := u.pred, u.sk
 		predRows = append(predRows, map[string]any{"key": u.key, "p": predProps(p, u.hash)})
 		class := classes(p.Triples)
@@ -655,6 +696,9 @@ func (s *Store) write(r txRunner, units []*unit, st *Stats) error {
 			props := map[string]any{
 				"key": tripleKey(u.key, i), "ns": s.ns, "run": k.Run, "task": k.TaskID, "sample": k.Sample, "index": i,
 				"head": x.Head, "relation": x.Relation, "tail": x.Tail, "class": class[x.Relation],
+			}
+			if v, ok := validity[i]; ok {
+				props["valid"], props["valid_judge"] = string(v.State), v.Judge
 			}
 			triples[i] = map[string]any{"h": ents.add(k.TaskID, x.Head), "t": ents.add(k.TaskID, x.Tail), "p": props,
 				"r": map[string]any{"relation": x.Relation, "class": class[x.Relation], "source": "Pred", "graph": u.key,
@@ -696,17 +740,17 @@ func (s *Store) write(r txRunner, units []*unit, st *Stats) error {
 	var verdRows []map[string]any
 	link := map[string]linkSet{}
 	var linkOrder []string
-	addLink := func(sk string, key kgstore.SampleKey, rec verdictsRec) {
+	addLink := func(sk string, key kgstore.SampleKey, rec verdictsRec, relink bool) {
 		if _, ok := link[sk]; !ok {
 			linkOrder = append(linkOrder, sk)
 		}
-		link[sk] = linkSet{key: key, rec: rec}
+		link[sk] = linkSet{key: key, rec: rec, relink: relink}
 	}
 	for _, u := range verds {
 		verdRows = append(verdRows, map[string]any{"key": u.key, "p": map[string]any{
 			"judged": true, "verdicts": u.props["verdicts"], "hash_verdicts": u.hash, "judges": judges(u.verd),
 		}})
-		addLink(u.key, u.sk, *u.verd)
+		addLink(u.key, u.sk, *u.verd, false)
 		st.VerdictSets++
 	}
 	if err := r.rows(qSetSamples, verdRows); err != nil {
@@ -742,10 +786,10 @@ func (s *Store) write(r txRunner, units []*unit, st *Stats) error {
 			if err != nil {
 				return fmt.Errorf("verdicts of %q: %w", sk, err)
 			}
-			addLink(sk, kgstore.SampleKey{Run: str(rec.Values[1]), TaskID: str(rec.Values[2]), Sample: num(rec.Values[3])}, v)
+			addLink(sk, kgstore.SampleKey{Run: str(rec.Values[1]), TaskID: str(rec.Values[2]), Sample: num(rec.Values[3])}, v, true)
 		}
 	}
-	if err := s.link(r, link, linkOrder); err != nil {
+	if err := s.link(r, link, linkOrder, judged, fresh, folded); err != nil {
 		return err
 	}
 
@@ -762,8 +806,9 @@ func (s *Store) write(r txRunner, units []*unit, st *Stats) error {
 }
 
 type linkSet struct {
-	key kgstore.SampleKey
-	rec verdictsRec
+	key    kgstore.SampleKey
+	rec    verdictsRec
+	relink bool // read back from the store, not written in this transaction
 }
 
 // link (re)writes the verdict relationships of samples: JUDGED from the
@@ -772,23 +817,43 @@ type linkSet struct {
 // GT triple the validity pass cites, and valid on predicted triples.
 // Indices out of range have no triple to point at and give no relationship
 // (the verdict record on the sample keeps them).
-func (s *Store) link(r txRunner, sets map[string]linkSet, order []string) error {
+//
+// judged says which samples had verdicts before this transaction (only
+// those can have relationships to remove); fresh, which samples' predicted
+// triples were created in it (they have no relationships yet, and got their
+// validity when created if folded says so).
+func (s *Store) link(r txRunner, sets map[string]linkSet, order []string, judged, fresh, folded map[string]bool) error {
 	if len(order) == 0 {
 		return nil
 	}
-	if err := r.keys(qUnlink, order); err != nil {
+	var unlinkJudged, unlinkPred []string
+	for _, sk := range order {
+		// A relinked sample was judged before, though judged may not say so
+		// (it was read for another reason): unlink anything that can exist.
+		if judged[sk] || sets[sk].relink {
+			unlinkJudged = append(unlinkJudged, sk)
+			if !fresh[sk] {
+				unlinkPred = append(unlinkPred, sk)
+			}
+		}
+	}
+	if err := r.keys(qUnlinkJudged, unlinkJudged); err != nil {
+		return err
+	}
+	if err := r.keys(qUnlinkPred, unlinkPred); err != nil {
 		return err
 	}
 	var judgedRows, coveredRows, validRows, supportRows []map[string]any
 	for _, sk := range order {
 		ls := sets[sk]
 		tk := s.taskKey(ls.key.TaskID)
+		var items []map[string]any
 		for pos, v := range ls.rec.Coverage {
 			if v.GTIndex < 0 {
 				continue
 			}
 			gk := tripleKey(tk, v.GTIndex)
-			judgedRows = append(judgedRows, map[string]any{"s": sk, "g": gk, "p": map[string]any{
+			items = append(items, map[string]any{"g": gk, "p": map[string]any{
 				"pos": pos, "state": string(v.State), "covered": v.State == kg.Covered, "kind": string(v.Kind),
 				"judge": v.Judge, "reason": v.Reason, "support": len(v.Support),
 				"run": ls.key.Run, "sample": ls.key.Sample,
@@ -805,12 +870,17 @@ func (s *Store) link(r txRunner, sets map[string]linkSet, order []string) error 
 				}})
 			}
 		}
+		if len(items) > 0 {
+			judgedRows = append(judgedRows, map[string]any{"s": sk, "items": items})
+		}
 		for pos, v := range ls.rec.Validity {
 			if v.PredIndex < 0 {
 				continue
 			}
 			xk := tripleKey(sk, v.PredIndex)
-			validRows = append(validRows, map[string]any{"x": xk, "state": string(v.State), "judge": v.Judge})
+			if !folded[sk] {
+				validRows = append(validRows, map[string]any{"x": xk, "state": string(v.State), "judge": v.Judge})
+			}
 			seen := map[int]bool{}
 			for _, i := range v.Support {
 				if i < 0 || seen[i] {
