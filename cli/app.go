@@ -49,6 +49,8 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			structureCommand(),
 			cacheCommand(),
 			agreeCommand(),
+			queryCommand(),
+			exportCommand(),
 		},
 	}
 }

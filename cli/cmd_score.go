@@ -46,6 +46,10 @@ type scoreOptions struct {
 	Concurrency int
 	Batching    string
 
+	// Neo4j sync (--neo4j; flags in cmd_export.go).
+	Neo4j     bool
+	Neo4jConn neo4jOptions
+
 	// judge, when set, is used instead of the one named by Judge (tests).
 	judge matcher.Judge
 }
@@ -75,7 +79,7 @@ EXAMPLES:
    kgjudge score --gt examples/gt --pred examples/pred
    kgjudge score --gt fixtures/p012/gt.json --pred fixtures/p012/eval.json --judge replay
    kgjudge score --gt tasks/ --pred trajs/model-x/ --judge replay --protocol code --store :memory: --json`,
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT, EnvVars: []string{"KGJUDGE_GT"}},
 			&ucli.StringFlag{Name: "pred", Usage: "prediction file or directory", Required: true, Destination: &o.Pred},
 			&ucli.StringFlag{Name: "judge", Usage: "offline | replay", Value: "offline", Destination: &o.Judge, EnvVars: []string{"KGJUDGE_JUDGE"}},
@@ -96,7 +100,7 @@ EXAMPLES:
 			&ucli.Int64Flag{Name: "max-tokens", Category: "LLM judge", Usage: "token budget for this run (0: none); when spent, remaining claims are unjudged and a rerun continues", Destination: &o.MaxTokens},
 			&ucli.Float64Flag{Name: "price-in", Category: "LLM judge", Usage: "USD per million prompt tokens, for the cost report", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
 			&ucli.Float64Flag{Name: "price-out", Category: "LLM judge", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
-		},
+		}, scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
 				return userErrorf("score takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
@@ -202,6 +206,9 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 	if err != nil {
 		return nil, err
 	}
+	if store, err = withNeo4j(ctx, store, o.Neo4j, o.Neo4jConn); err != nil {
+		return nil, err
+	}
 	defer store.Close()
 	for i := range tasks {
 		if err := store.PutTask(ctx, tasks[i]); err != nil {
@@ -243,6 +250,9 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		if err := store.PutVerdicts(ctx, kgstore.Verdicts{Key: key, Coverage: j.Coverage, Validity: j.Validity}); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
+		if err := recordItem(ctx, store, key, &item); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
 		rep := hierarchy.Analyze(*task, *p, j.Coverage, j.Validity)
 		item.Structure = rep
 		structure = append(structure, hierarchy.SampleResult{Report: rep, Parse: p.Report, TripletF1: item.TripletF1})
@@ -250,6 +260,9 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		prog.step(p.TaskID, p.SampleIdx)
 	}
 	prog.done()
+	if err := flushStore(ctx, store); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
 
 	sort.SliceStable(res.Items, func(a, b int) bool {
 		if res.Items[a].QID != res.Items[b].QID {

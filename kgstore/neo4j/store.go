@@ -144,8 +144,8 @@ func checkKey(k kgstore.SampleKey) error {
 	return checkID("task id", k.TaskID)
 }
 
-func (s *Store) taskKey(id string) string   { return s.ns + sep + "T" + sep + id }
-func (s *Store) runKey(run string) string   { return s.ns + sep + "R" + sep + run }
+func (s *Store) taskKey(id string) string { return s.ns + sep + "T" + sep + id }
+func (s *Store) runKey(run string) string { return s.ns + sep + "R" + sep + run }
 func (s *Store) entityKey(task, name string) string {
 	return s.ns + sep + "E" + sep + task + sep + name
 }
