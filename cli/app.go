@@ -51,6 +51,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			agreeCommand(),
 			queryCommand(),
 			exportCommand(),
+			importCommand(),
 		},
 	}
 }
