@@ -1,0 +1,268 @@
+package prefilter
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	porterstemmer "github.com/blevesearch/go-porterstemmer"
+
+	"github.com/kgjudge/kgjudge/alias"
+	"github.com/kgjudge/kgjudge/kg"
+)
+
+// stopwords are English function words that carry no identity.
+var stopwords = map[string]bool{
+	"the": true, "of": true, "and": true, "in": true, "for": true, "a": true, "an": true, "to": true,
+	"with": true, "on": true, "by": true, "is": true, "at": true, "as": true, "or": true, "from": true,
+	"its": true, "it": true, "be": true, "are": true, "was": true, "that": true, "thi": true, "this": true,
+}
+
+// isHan reports CJK ideographs and kana/hangul (written without spaces).
+func isHan(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+}
+
+// tokens splits text into matching tokens: Latin words (lower case, Porter
+// stemmed, stopwords dropped), digit runs, and CJK bigrams (a lone CJK
+// character is kept as a unigram). The result is sorted and distinct.
+func tokens(s string) []string {
+	n := kg.Normalize(s)
+	var out []string
+	var word []rune
+	var han []rune
+	flushWord := func() {
+		if len(word) == 0 {
+			return
+		}
+		w := string(word)
+		word = word[:0]
+		if isDigits(w) {
+			out = append(out, w)
+			return
+		}
+		if len([]rune(w)) < 2 || stopwords[w] {
+			return
+		}
+		st := string(porterstemmer.StemWithoutLowerCasing([]rune(w)))
+		if stopwords[st] {
+			return
+		}
+		out = append(out, st)
+	}
+	flushHan := func() {
+		switch len(han) {
+		case 0:
+			return
+		case 1:
+			out = append(out, string(han))
+		default:
+			for i := 0; i+1 < len(han); i++ {
+				out = append(out, string(han[i:i+2]))
+			}
+		}
+		han = han[:0]
+	}
+	prevDigit := false
+	for _, r := range n {
+		switch {
+		case isHan(r):
+			flushWord()
+			han = append(han, r)
+		case r == ' ':
+			flushWord()
+			flushHan()
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == ',':
+			flushHan()
+			d := unicode.IsDigit(r) || r == '.' || r == ','
+			if len(word) > 0 && d != prevDigit {
+				flushWord() // "gpt4" -> "gpt", "4"; "2016年" is split by the Han rule
+			}
+			if (r == '.' || r == ',') && len(word) == 0 {
+				continue
+			}
+			word = append(word, r)
+			prevDigit = d
+		default:
+			flushWord()
+			flushHan()
+		}
+	}
+	flushWord()
+	flushHan()
+	for i, t := range out {
+		out[i] = strings.TrimRight(t, ".,")
+	}
+	sort.Strings(out)
+	return dedup(out)
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r == '.' || r == ',') {
+			return false
+		}
+	}
+	return true
+}
+
+func dedup(s []string) []string {
+	out := s[:0]
+	for i, x := range s {
+		if x != "" && (i == 0 || x != s[i-1]) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// variantSeps split a name into the parts that may each name the entity:
+// "MAC / 魅可", "东加勒比货币联盟（ECCU）", "油皮/混油皮".
+var variantSplitter = strings.NewReplacer("（", "\x00", "）", "\x00", "(", "\x00", ")", "\x00", "/", "\x00", "／", "\x00",
+	"|", "\x00", "、", "\x00", "，", "\x00", ",", "\x00", "；", "\x00", ";", "\x00", "：", "\x00", ":", "\x00", "【", "\x00", "】", "\x00", "[", "\x00", "]", "\x00", "《", "\x00", "》", "\x00", " or ", "\x00", "或", "\x00")
+
+// variants returns the Canon keys of s and of its parts (at least two
+// characters), sorted and distinct.
+func variants(s, key string) []string {
+	out := []string{key}
+	parts := strings.Split(variantSplitter.Replace(s), "\x00")
+	if len(parts) > 1 {
+		for _, p := range parts {
+			k := alias.Canon(p)
+			if utf8.RuneCountInString(k) >= 2 {
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return dedup(out)
+}
+
+// text is one distinct string of a graph (entity or relation) with its
+// matching features.
+type text struct {
+	s        string
+	key      string   // alias.Canon
+	variants []string // keys of the name's parts
+	toks     []string
+	concepts []string
+	han      bool
+}
+
+func newText(s string, concepts *alias.Concepts) *text {
+	key := alias.Canon(s)
+	t := &text{s: s, key: key, variants: variants(s, key), toks: tokens(s), han: hasHan(s)}
+	if concepts != nil {
+		t.concepts = concepts.Of(s)
+	}
+	return t
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if isHan(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// idf is inverse document frequency over a set of documents (token lists).
+type idf struct {
+	df map[string]int
+	n  int
+}
+
+func newIDF() *idf { return &idf{df: map[string]int{}} }
+
+func (d *idf) add(toks []string) {
+	d.n++
+	for _, t := range toks {
+		d.df[t]++
+	}
+}
+
+func (d *idf) weight(t string) float64 {
+	return math.Log(1 + float64(d.n+1)/float64(d.df[t]+1))
+}
+
+func (d *idf) sum(toks []string) float64 {
+	s := 0.0
+	for _, t := range toks {
+		s += d.weight(t)
+	}
+	return s
+}
+
+// shared returns the IDF mass of the tokens a and b share (both sorted).
+func (d *idf) shared(a, b []string) float64 {
+	s := 0.0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			s += d.weight(a[i])
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return s
+}
+
+func intersects(a, b []string) bool {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			return true
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
+}
+
+// containsName reports whether key contains part as a name: a CJK part of
+// at least two characters anywhere, a Latin part of at least three
+// characters on word boundaries.
+func containsName(key, part string) bool {
+	if part == "" || len(part) >= len(key) {
+		return false
+	}
+	n := utf8.RuneCountInString(part)
+	if hasHan(part) {
+		return n >= 2 && strings.Contains(key, part)
+	}
+	if n < 3 {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(key[from:], part)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, after := i == 0, i+len(part) == len(key)
+		if !before {
+			r, _ := utf8.DecodeLastRuneInString(key[:i])
+			before = !unicode.IsLetter(r) && !unicode.IsDigit(r) || isHan(r)
+		}
+		if !after {
+			r, _ := utf8.DecodeRuneInString(key[i+len(part):])
+			after = !unicode.IsLetter(r) && !unicode.IsDigit(r) || isHan(r)
+		}
+		if before && after {
+			return true
+		}
+		from = i + 1
+	}
+}
