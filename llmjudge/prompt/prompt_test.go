@@ -52,7 +52,8 @@ func TestHashesDistinctAndStable(t *testing.T) {
 	if len(v) != 4 {
 		t.Fatalf("variants %v", v)
 	}
-	if SetHash(Default) == SetHash(Reference) || SetHash(Default) != SetHash(Default) {
+	first, again := SetHash(Default), SetHash(Default)
+	if first == SetHash(Reference) || first != again {
 		t.Fatal("set hashes")
 	}
 	a, _ := VariantHash(Default, plan.Coverage, "en")

@@ -64,6 +64,9 @@ func (o *OpenAI) Complete(ctx context.Context, req *Request) (*Response, error) 
 		if reasoningModel(o.model) {
 			creq.MaxCompletionTokens = req.MaxTokens
 		} else {
+			// vLLM, Ollama and older OpenAI-compatible servers know only
+			// max_tokens; the replacement is for o1-style models (above).
+			//lint:ignore SA1019 deliberate, see above
 			creq.MaxTokens = req.MaxTokens
 		}
 	}
