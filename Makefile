@@ -4,7 +4,7 @@ BIN      ?= bin/kgjudge
 FUZZTIME ?= 20s
 BENCHTIME ?= 1x
 
-.PHONY: build test unit bench demo fuzz vet clean
+.PHONY: build test unit bench demo fuzz vet lint clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/kgjudge
@@ -21,6 +21,13 @@ unit: vet
 
 vet:
 	$(GO) vet ./...
+
+# gofmt, vet and staticcheck (installed into GOBIN on first use).
+STATICCHECK ?= $(shell $(GO) env GOPATH)/bin/staticcheck
+lint: vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@[ -x $(STATICCHECK) ] || GOFLAGS= $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+	$(STATICCHECK) ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
