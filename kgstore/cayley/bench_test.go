@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/cayleygraph/cayley/graph/kv/bbolt" // benchmark candidate
-	_ "github.com/cayleygraph/cayley/graph/kv/bolt"  // benchmark candidate
+	_ "github.com/cayleygraph/cayley/graph/kv/bolt" // benchmark candidate
 
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/storetest"
@@ -18,13 +17,13 @@ import (
 var (
 	benchSamples  = flag.Int("kgstore.samples", 1000, "BenchmarkBackends: predicted graphs to write")
 	benchTriples  = flag.Int("kgstore.triples", 300, "BenchmarkBackends: triples per predicted graph")
-	benchBackends = flag.String("kgstore.backends", "leveldb,bolt,memstore", "BenchmarkBackends: comma-separated backends: leveldb (as Open uses it), leveldb-stock (Cayley's default options), bolt, bbolt, memstore")
+	benchBackends = flag.String("kgstore.backends", "bbolt,leveldb,bolt,memstore", "BenchmarkBackends: comma-separated backends: bbolt, leveldb (as OpenBackend opens them), leveldb-stock (Cayley's default options), bolt, memstore")
 )
 
 // BenchmarkPutPrediction writes one 300-triple predicted graph per op,
 // each under a new key.
 func BenchmarkPutPrediction(b *testing.B) {
-	for _, backend := range []string{"leveldb", "memstore"} {
+	for _, backend := range []string{BBolt, LevelDB, MemStore} {
 		b.Run(backend, func(b *testing.B) {
 			s := benchOpen(b, backend)
 			defer s.Close()
@@ -43,17 +42,7 @@ func BenchmarkPutPrediction(b *testing.B) {
 
 func benchOpen(b *testing.B, backend string) *Store {
 	b.Helper()
-	switch backend {
-	case "leveldb": // what Open uses
-		backend = backendLevelDB
-	case "leveldb-stock": // Cayley's default options
-		backend = backendLevelDBStock
-	}
-	path := ""
-	if backend != "memstore" {
-		path = b.TempDir()
-	}
-	s, err := openBackend(backend, path)
+	s, err := OpenBackend(context.Background(), backend, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -39,13 +39,28 @@ type Store struct {
 }
 
 // Open opens (creating if needed) the store at path: Memory for an
-// in-memory store, otherwise a directory holding a leveldb quadstore.
+// in-memory store, otherwise a directory. An existing directory is opened
+// with the backend it was written with (bbolt or leveldb); a new one gets
+// DefaultBackend.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if path == Memory {
+		return OpenBackend(ctx, MemStore, "")
+	}
+	return OpenBackend(ctx, detectBackend(path), path)
+}
+
+// OpenBackend opens the store at path with a named backend (BBolt, LevelDB
+// or MemStore), creating the directory if needed.
+func OpenBackend(ctx context.Context, backend, path string) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if path == Memory {
-		return openBackend("memstore", "")
+	name, ok := registered[backend]
+	if !ok {
+		return nil, fmt.Errorf("kgstore/cayley: unknown backend %q", backend)
+	}
+	if name == "memstore" {
+		return openBackend(name, "")
 	}
 	if path == "" {
 		return nil, errors.New("kgstore/cayley: empty store path")
@@ -53,7 +68,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("kgstore/cayley: create store %s: %w", path, err)
 	}
-	return openBackend(backendLevelDB, path)
+	return openBackend(name, path)
 }
 
 // openBackend opens a registered Cayley backend by name (the benchmarks

@@ -2,10 +2,20 @@
 // It owns the behaviour the interface promises; it must not depend on any one backend's internals.
 //
 // A backend's test calls Run with a function that opens a fresh, empty
-// store; a persistent backend also calls RunReopen. Reads must give back
-// exactly what was written, compared with reflect.DeepEqual: order,
-// duplicates, empty strings, and nil versus empty slices (JSON null versus
-// []) all count. Only the Source fields are not kept.
+// store; a persistent backend also calls RunReopen:
+//
+//	func TestConformance(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) kgstore.Store { return openEmpty(t) })
+//	}
+//
+// Reads must give back exactly what was written, compared with
+// reflect.DeepEqual: order, duplicates, empty strings, ints out of any
+// range (supports of 9999 or -1), and nil versus empty slices (JSON null
+// versus []) all count. Only the Source fields are not kept. A prediction's
+// own QID, TaskID and SampleIdx are kept as given, independent of its key.
+// Samples of an unknown run and Neighbors of an unknown name are empty, not
+// errors; Task, Prediction, Verdicts and Neighbors of a missing graph wrap
+// kgstore.ErrNotFound.
 package storetest
 
 import (

@@ -3,16 +3,76 @@ package cayley
 import (
 	"errors"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/cayleygraph/cayley/graph"
 	cayleykv "github.com/cayleygraph/cayley/graph/kv"
 	"github.com/cayleygraph/cayley/graph/kv/leveldb"
 	hkv "github.com/hidal-go/hidalgo/kv"
+	hbbolt "github.com/hidal-go/hidalgo/kv/bbolt"
 	"github.com/hidal-go/hidalgo/kv/flat"
 	hleveldb "github.com/hidal-go/hidalgo/kv/flat/leveldb"
 	lvfilter "github.com/syndtr/goleveldb/leveldb/filter"
 	"github.com/syndtr/goleveldb/leveldb/opt"
+	bolt "go.etcd.io/bbolt"
 )
+
+// Backend names for OpenBackend.
+const (
+	// BBolt is the default on-disk backend (see the package doc for why).
+	BBolt = "bbolt"
+	// LevelDB is the alternative on-disk backend.
+	LevelDB = "leveldb"
+	// MemStore keeps everything in memory; the path is ignored.
+	MemStore = "memstore"
+)
+
+// DefaultBackend is what Open uses for a new store directory.
+const DefaultBackend = BBolt
+
+// registered maps OpenBackend's names to Cayley quadstore registrations.
+var registered = map[string]string{
+	BBolt:           backendBBolt,
+	LevelDB:         backendLevelDB,
+	MemStore:        "memstore",
+	"bolt":          "bolt",              // benchmarks only
+	"leveldb-stock": backendLevelDBStock, // benchmarks only
+}
+
+// boltFile is the file Cayley's bolt backends keep in the store directory.
+const boltFile = "indexes.bolt"
+
+// detectBackend names the backend of an existing store directory, or
+// DefaultBackend for a new one.
+func detectBackend(dir string) string {
+	if _, err := os.Stat(filepath.Join(dir, boltFile)); err == nil {
+		return BBolt
+	}
+	if _, err := os.Stat(filepath.Join(dir, "CURRENT")); err == nil {
+		return LevelDB
+	}
+	return DefaultBackend
+}
+
+// backendBBolt is Cayley's kv quadstore on go.etcd.io/bbolt, in the same
+// file Cayley's own "bbolt" backend uses, but opened with a lock timeout: a
+// second process opening the store fails instead of waiting forever.
+const backendBBolt = "kgjudge-bbolt"
+
+func bboltOpen(path string) (hkv.KV, error) {
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, err
+	}
+	db, err := hbbolt.Open(filepath.Join(path, boltFile), &bolt.Options{Timeout: 2 * time.Second})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, errors.New("store is locked by another process")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
 
 // backendLevelDB is the on-disk backend: Cayley's kv quadstore on leveldb,
 // opened with a bloom filter and larger caches. The files are ordinary
@@ -53,11 +113,17 @@ func levelOpen(path string, create bool) (hkv.KV, error) {
 	return flat.Upgrade(db), nil
 }
 
-// init registers both leveldb variants. A blank import of Cayley's leveldb
+// init registers the backends. A blank import of Cayley's leveldb
+// package A blank import of Cayley's leveldb
 // package does not register it: Cayley's kv package copies hidalgo's
 // backends into the quadstore registry in its own init, which (package init
 // order being by import path) runs before hidalgo's leveldb registers.
 func init() {
+	cayleykv.Register(backendBBolt, cayleykv.Registration{
+		InitFunc:     func(path string, _ graph.Options) (hkv.KV, error) { return bboltOpen(path) },
+		NewFunc:      func(path string, _ graph.Options) (hkv.KV, error) { return bboltOpen(path) },
+		IsPersistent: true,
+	})
 	cayleykv.Register(backendLevelDB, cayleykv.Registration{
 		InitFunc:     func(path string, _ graph.Options) (hkv.KV, error) { return levelOpen(path, true) },
 		NewFunc:      func(path string, _ graph.Options) (hkv.KV, error) { return levelOpen(path, false) },
