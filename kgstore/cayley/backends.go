@@ -16,6 +16,7 @@ import (
 	lvfilter "github.com/syndtr/goleveldb/leveldb/filter"
 	"github.com/syndtr/goleveldb/leveldb/opt"
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Backend names for OpenBackend.
@@ -65,7 +66,7 @@ func bboltOpen(path string) (hkv.KV, error) {
 		return nil, err
 	}
 	db, err := hbbolt.Open(filepath.Join(path, boltFile), &bolt.Options{Timeout: 2 * time.Second})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, errors.New("store is locked by another process")
 	}
 	if err != nil {
