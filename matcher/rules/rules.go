@@ -1,0 +1,328 @@
+// Package rules holds the offline judge's coverage and validity rules
+// (FORMATS.md §4): direct (same head and tail by Canon, alias or name
+// variant, relation of the same concept), subsumption (the GT value inside a
+// richer predicted value), collective (the parts of the GT value spread over
+// several predicted triples of one head and relation concept) and
+// compositional (a two-edge path through an explicit relation of the
+// predicted graph). It decides from the triples it is given; it does not
+// search for candidates (matcher/prefilter does) or compute metrics.
+package rules
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kgjudge/kgjudge/alias"
+	"github.com/kgjudge/kgjudge/kg"
+)
+
+// Rules carries the tables the rules read. The zero value uses the built-in
+// concept table and no alias sets.
+type Rules struct {
+	concepts *alias.Concepts
+	aliasOf  map[string][]int
+}
+
+// New builds rules with a concept table (nil: built-in) and alias sets
+// (each a list of names of one thing: GT node aliases, alias files).
+func New(concepts *alias.Concepts, aliases [][]string) *Rules {
+	if concepts == nil {
+		concepts = alias.BuiltinConcepts()
+	}
+	r := &Rules{concepts: concepts, aliasOf: map[string][]int{}}
+	for si, set := range aliases {
+		for _, n := range set {
+			k := alias.Canon(n)
+			r.aliasOf[k] = append(r.aliasOf[k], si)
+		}
+	}
+	return r
+}
+
+// Decision is a rule's verdict about one claim.
+type Decision struct {
+	Covered bool
+	Kind    kg.CoverageKind
+	Support []int
+	Reason  string
+}
+
+// Indexed is a triple with its index in its graph.
+type Indexed struct {
+	Index int
+	kg.Triple
+}
+
+var splitter = strings.NewReplacer("（", "\x00", "）", "\x00", "(", "\x00", ")", "\x00", "/", "\x00", "／", "\x00",
+	"|", "\x00", "、", "\x00", "，", "\x00", ",", "\x00", "；", "\x00", ";", "\x00", "：", "\x00", ":", "\x00",
+	" and ", "\x00", "和", "\x00", "及", "\x00", "与", "\x00", "+", "\x00", "＋", "\x00")
+
+// parts returns the Canon keys of a name and of its parts.
+func parts(s string) []string {
+	out := []string{alias.Canon(s)}
+	ps := strings.Split(splitter.Replace(s), "\x00")
+	if len(ps) > 1 {
+		for _, p := range ps {
+			if k := alias.Canon(p); utf8.RuneCountInString(k) >= 2 {
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func has(list []string, x string) bool {
+	for _, y := range list {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// SameEntity: the same Canon key, one alias set, or a shared name part
+// ("MAC / 魅可" and "魅可").
+func (r *Rules) SameEntity(a, b string) bool {
+	ka, kb := alias.Canon(a), alias.Canon(b)
+	if ka == "" || kb == "" {
+		return false
+	}
+	if ka == kb {
+		return true
+	}
+	for _, x := range r.aliasOf[ka] {
+		for _, y := range r.aliasOf[kb] {
+			if x == y {
+				return true
+			}
+		}
+	}
+	pb := parts(b)
+	for _, p := range parts(a) {
+		if has(pb, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// SameRelation: the same Canon key, a shared concept, or one relation
+// contained in the other ("加入年份" in "加入欧元区年份" is not; "持妆时长"
+// in "官方持妆时长" is).
+func (r *Rules) SameRelation(a, b string) bool {
+	ka, kb := alias.Canon(a), alias.Canon(b)
+	if ka == "" || kb == "" {
+		return false
+	}
+	if ka == kb || contains(ka, kb) || contains(kb, ka) {
+		return true
+	}
+	ca, cb := r.concepts.Of(a), r.concepts.Of(b)
+	for _, x := range ca {
+		if has(cb, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// contains reports a name inside another: CJK of two characters or more,
+// Latin of three or more on word boundaries.
+func contains(hay, needle string) bool {
+	n := utf8.RuneCountInString(needle)
+	if needle == "" || len(needle) >= len(hay) {
+		return false
+	}
+	if hasHan(needle) {
+		return n >= 2 && strings.Contains(hay, needle)
+	}
+	if n < 3 {
+		return false
+	}
+	return strings.Contains(" "+hay+" ", " "+needle+" ") || wordsIn(hay, needle)
+}
+
+// wordsIn: needle occurs in hay bounded by non-letters (CJK counts as a
+// boundary).
+func wordsIn(hay, needle string) bool {
+	for from := 0; ; {
+		i := strings.Index(hay[from:], needle)
+		if i < 0 {
+			return false
+		}
+		i += from
+		okL := i == 0 || !isWordByte(hay[i-1])
+		j := i + len(needle)
+		okR := j == len(hay) || !isWordByte(hay[j])
+		if okL && okR {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 'A' && b <= 'Z'
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if r >= 0x2E80 {
+			return true
+		}
+	}
+	return false
+}
+
+// SameSubject is SameEntity or one name inside the other (a shortened or
+// extended name of the same subject: "彩棠" for "彩棠TIMAGE").
+func (r *Rules) SameSubject(a, b string) bool {
+	if r.SameEntity(a, b) {
+		return true
+	}
+	ka, kb := alias.Canon(a), alias.Canon(b)
+	return contains(ka, kb) && utf8.RuneCountInString(kb) >= 3 || contains(kb, ka) && utf8.RuneCountInString(ka) >= 3
+}
+
+// ValueIn reports whether value v is stated by the (richer) value x: the
+// same value, one of x's parts, or v's key inside x's key.
+func (r *Rules) ValueIn(v, x string) bool {
+	kv, kx := alias.Canon(v), alias.Canon(x)
+	if kv == "" || kx == "" {
+		return false
+	}
+	return r.SameValue(v, x) || has(parts(x), kv) || contains(kx, kv) || contains(kg.Normalize(x), kg.Normalize(v))
+}
+
+// SameValue: the same Canon key or one alias set (no name parts: a part of a
+// list is subsumption, not the same value).
+func (r *Rules) SameValue(a, b string) bool {
+	ka, kb := alias.Canon(a), alias.Canon(b)
+	if ka == "" || kb == "" {
+		return false
+	}
+	if ka == kb {
+		return true
+	}
+	for _, x := range r.aliasOf[ka] {
+		for _, y := range r.aliasOf[kb] {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bridge relations join an entity to its alias, part, container, place or period.
+var bridgeWords = []string{"alias", "also known as", "abbreviation", "short name", "full name", "english name", "name", "title",
+	"part of", "belongs to", "member of", "includes", "contains", "located in", "period", "brand", "parent",
+	"别名", "简称", "全称", "英文名", "中文名", "英文标题", "名称", "又称", "原名", "属于", "隶属", "所属", "旗下", "包含", "包括", "组成", "成员", "位于", "品牌", "时期", "期间"}
+
+func isBridge(rel string) bool {
+	low := strings.ToLower(rel)
+	for _, w := range bridgeWords {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Cover decides whether the candidates (predicted triples) entail gt.
+// graph is the whole predicted graph, for compositional paths. Rules are
+// tried in order direct, subsumption, collective, compositional.
+func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision {
+	var direct, subsumed, sameHeadRel []int
+	for _, p := range cands {
+		if !r.SameRelation(gt.Relation, p.Relation) {
+			continue
+		}
+		switch {
+		case r.SameSubject(gt.Head, p.Head) && r.SameValue(gt.Tail, p.Tail):
+			direct = append(direct, p.Index)
+		case r.SameSubject(gt.Head, p.Head) && r.ValueIn(gt.Tail, p.Tail):
+			subsumed = append(subsumed, p.Index)
+		case r.SameSubject(gt.Head, p.Head):
+			sameHeadRel = append(sameHeadRel, p.Index)
+		}
+	}
+	if len(direct) > 0 {
+		return Decision{true, kg.KindDirect, direct, "same head and tail (Canon, alias or name part), same relation concept"}
+	}
+	if len(subsumed) > 0 {
+		return Decision{true, kg.KindSubsumption, subsumed, "GT value contained in a richer predicted value of the same head and relation"}
+	}
+	// Collective: every part of a composite GT value in some predicted
+	// value of the same head and relation concept.
+	full := alias.Canon(gt.Tail)
+	var gp []string
+	for _, p := range parts(gt.Tail) {
+		if p != full {
+			gp = append(gp, p)
+		}
+	}
+	if len(gp) > 1 && len(sameHeadRel) > 1 {
+		var support []int
+		all := true
+		for _, part := range gp {
+			found := false
+			for _, i := range sameHeadRel {
+				if r.ValueIn(part, graph[i].Tail) {
+					found = true
+					support = append(support, i)
+				}
+			}
+			all = all && found
+		}
+		if all {
+			return Decision{true, kg.KindCollective, dedupInts(support), "the GT value's parts are spread over predicted values of the same head and relation"}
+		}
+	}
+	// Compositional: head -[bridge]- y, y -[same relation]-> tail.
+	for _, p := range cands {
+		if !r.SameRelation(gt.Relation, p.Relation) || !r.ValueIn(gt.Tail, p.Tail) {
+			continue
+		}
+		for i, q := range graph {
+			if i == p.Index || !isBridge(q.Relation) {
+				continue
+			}
+			if (q.Head == p.Head && r.SameEntity(gt.Head, q.Tail)) || (q.Tail == p.Head && r.SameEntity(gt.Head, q.Head)) {
+				return Decision{true, kg.KindCompositional, dedupInts([]int{p.Index, i}), "a path through an explicit " + q.Relation + " edge of the predicted graph"}
+			}
+		}
+	}
+	return Decision{Reason: "no rule matched"}
+}
+
+// Valid decides whether a predicted triple is supported by the GT triples
+// it is given (its candidates): the same fact, or one value inside the other.
+func (r *Rules) Valid(p kg.Triple, cands []Indexed) Decision {
+	var support []int
+	for _, g := range cands {
+		if !r.SameRelation(g.Relation, p.Relation) || !r.SameSubject(g.Head, p.Head) {
+			continue
+		}
+		if r.SameEntity(g.Tail, p.Tail) || r.ValueIn(g.Tail, p.Tail) || r.ValueIn(p.Tail, g.Tail) {
+			support = append(support, g.Index)
+		}
+	}
+	if len(support) > 0 {
+		return Decision{true, kg.KindDirect, support, "a GT triple with the same head and relation concept states this value"}
+	}
+	return Decision{Reason: "no rule matched"}
+}
+
+func dedupInts(x []int) []int {
+	sort.Ints(x)
+	out := x[:0]
+	for i, v := range x {
+		if i == 0 || v != x[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
