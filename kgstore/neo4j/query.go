@@ -130,21 +130,23 @@ func Plain(v any) any {
 }
 
 // DropNamespace deletes every node of the store's namespace (and their
-// relationships), in batches. Other namespaces are untouched.
+// relationships) in batches small enough for the server's transaction
+// memory: relationships first (a hub entity or a GT triple judged by many
+// samples has thousands), then triples, then the other nodes. Other
+// namespaces are untouched.
 func (s *Store) DropNamespace(ctx context.Context) error {
 	sess := s.session(ctx, driver.AccessModeWrite)
 	defer sess.Close(ctx)
-	for _, label := range []string{"Sample", "Task", "Run", "Entity"} {
-		// Triples hang off samples and tasks; delete them first.
-		var q string
-		switch label {
-		case "Sample", "Task":
-			q = "MATCH (:" + label + " {ns: $ns})-[:HAS_TRIPLE]->(x) CALL { WITH x DETACH DELETE x } IN TRANSACTIONS OF 5000 ROWS"
-			if _, err := s.runAuto(ctx, sess, q); err != nil {
-				return err
-			}
-		}
-		q = "MATCH (n:" + label + " {ns: $ns}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS"
+	for _, q := range []string{
+		"MATCH (:Sample {ns: $ns})-[j:JUDGED]->() CALL { WITH j DELETE j } IN TRANSACTIONS OF 10000 ROWS",
+		"MATCH (:Entity {ns: $ns})-[r:REL]->() CALL { WITH r DELETE r } IN TRANSACTIONS OF 10000 ROWS",
+		"MATCH (:Sample {ns: $ns})-[:HAS_TRIPLE]->(x) CALL { WITH x DETACH DELETE x } IN TRANSACTIONS OF 1000 ROWS",
+		"MATCH (:Task {ns: $ns})-[:HAS_TRIPLE]->(x) CALL { WITH x DETACH DELETE x } IN TRANSACTIONS OF 1000 ROWS",
+		"MATCH (n:Sample {ns: $ns}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS",
+		"MATCH (n:Task {ns: $ns}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+		"MATCH (n:Run {ns: $ns}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
+		"MATCH (n:Entity {ns: $ns}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
+	} {
 		if _, err := s.runAuto(ctx, sess, q); err != nil {
 			return err
 		}
