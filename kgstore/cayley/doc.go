@@ -69,8 +69,9 @@
 // applies the difference as two Cayley transactions, one deleting old-new
 // and one adding new-old. Writing the same graph twice changes nothing the
 // second time, and a smaller graph leaves no stale quads. (One mixed
-// transaction is not used: Cayley's kv layer loses nodes when one batch
-// deletes the last quad using a node and adds another using it.)
+// transaction is not used: in Cayley's kv layer a batch that both deletes
+// and adds quads sharing nodes lost quads. The two batches are not atomic
+// together; a failed add puts the deleted quads back.)
 //
 // Reads walk from the root by subject, never by label: Cayley's kv
 // backends index quads by subject and by object only, so a label lookup

@@ -260,9 +260,11 @@ func (s *Store) graphQuads(ctx context.Context, label quad.IRI) ([]quad.Quad, er
 }
 
 // replace turns the quads old into the quads new: one batch deleting
-// old-new, then one batch adding new-old. (Cayley's kv backends mishandle a
-// single batch that deletes the last quad of a node and adds a quad using
-// it, so the two are not merged.) Quads in both are not touched.
+// old-new, then one batch adding new-old. (In one mixed batch Cayley's kv
+// backends lost quads: a graph replaced by a smaller one sharing its nodes
+// read back empty. So the two are not merged; if the second fails, the
+// first is undone.)
+// Quads in both are not touched.
 func (s *Store) replace(ctx context.Context, old, new []quad.Quad) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -293,6 +295,14 @@ func (s *Store) replace(ctx context.Context, old, new []quad.Quad) error {
 	}
 	if len(add.Deltas) > 0 {
 		if err := s.qw.ApplyTransaction(add); err != nil {
+			// Put the old graph back rather than leave half of it.
+			undo := graph.NewTransactionN(len(del.Deltas))
+			for _, d := range del.Deltas {
+				undo.AddQuad(d.Quad)
+			}
+			if uerr := s.qw.ApplyTransaction(undo); uerr != nil {
+				return fmt.Errorf("add %d quads: %w (and restoring the old graph failed: %v)", len(add.Deltas), err, uerr)
+			}
 			return fmt.Errorf("add %d quads: %w", len(add.Deltas), err)
 		}
 	}
