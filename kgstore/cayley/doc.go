@@ -56,8 +56,11 @@
 // so a path query can walk a graph entity to entity. Entity IRIs are
 // scoped to their graph (<ROOT#entity/NAME>; ground-truth nodes link to
 // theirs by kg:entity): an entity IRI shared by every graph would be a
-// super-node, and Cayley's kv layer rewrites a node's whole index entry on
-// each write, which made bulk writes quadratic. Which entity of one graph
+// super-node whose index entries (one per subject-predicate pair, rewritten
+// on each add) grow with every graph written; scoped IRIs keep a write's
+// work proportional to its own graph and keep graphs apart. (On
+// BenchmarkBackends, whose graphs are identical, the two models measured
+// alike.) Which entity of one graph
 // matches which of another is the alias and matcher packages' question, not
 // the store's. Zero-valued scalars (empty strings, 0) are not written and
 // read back as zero. Metadata (language, final query, parse report, verdict
