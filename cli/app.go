@@ -49,6 +49,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			structureCommand(),
 			cacheCommand(),
 			agreeCommand(),
+			planCommand(),
 			queryCommand(),
 			exportCommand(),
 			importCommand(),
