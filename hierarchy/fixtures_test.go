@@ -22,7 +22,7 @@ type fixture struct {
 
 func loadFixture(t *testing.T, name string) *fixture {
 	t.Helper()
-	dir := filepath.Join("testdata", "fixtures", name)
+	dir := filepath.Join("..", "testdata", "fixtures", name)
 	read := func(file string, v any) {
 		t.Helper()
 		b, err := os.ReadFile(filepath.Join(dir, file))

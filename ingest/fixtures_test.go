@@ -21,7 +21,7 @@ var fixtureSamples = []struct {
 }
 
 func fixture(parts ...string) string {
-	return filepath.Join(append([]string{"testdata", "fixtures"}, parts...)...)
+	return filepath.Join(append([]string{"..", "testdata", "fixtures"}, parts...)...)
 }
 
 func TestFixtureGroundTruth(t *testing.T) {
