@@ -290,3 +290,61 @@ func TestScoreUnjudgedExits3(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreReplayFromTrajectories: the published trajectory files carry the
+// response and, at the end of each line, the evaluation; --judge replay with
+// no --verdicts reads both from --pred.
+func TestScoreReplayFromTrajectories(t *testing.T) {
+	root := t.TempDir()
+	gtDir, trajDir := filepath.Join(root, "gt"), filepath.Join(root, "trajs")
+	published := map[string]float64{}
+	for _, name := range fixtureNames {
+		copyFile(t, filepath.Join(fixtureDir, name, "gt.json"), filepath.Join(gtDir, name+".json"))
+		var ev map[string]any
+		var preds []map[string]any
+		for file, v := range map[string]any{"eval.json": &ev, "pred.json": &preds} {
+			b, err := os.ReadFile(filepath.Join(fixtureDir, name, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		arr, _ := json.MarshalIndent(preds, "", " ")
+		line := map[string]any{
+			"qid": ev["qid"], "sample_idx": 0, "question": "…",
+			"messages":    []map[string]string{{"role": "user", "content": strings.Repeat("search result text ", 20000)}},
+			"response":    "Here is the graph.\n```json\n" + string(arr) + "\n```",
+			"termination": "answer",
+		}
+		for k, v := range ev {
+			if k != "qid" && k != "sample_idx" {
+				line[k] = v
+			}
+		}
+		b, _ := json.Marshal(line)
+		if err := os.MkdirAll(trajDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(trajDir, ev["qid"].(string)+".jsonl"), append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		published[ev["qid"].(string)] = ev["triplet_f1"].(float64)
+	}
+	res, err := runScore(t.Context(), scoreOptions{GT: gtDir, Pred: trajDir, Judge: "replay", Protocol: "paper", Store: ":memory:", Out: t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 3 {
+		t.Fatalf("%d items", len(res.Items))
+	}
+	for _, it := range res.Items {
+		if it.TripletF1 != published[it.QID] || it.ParseReport.Method != "fence" {
+			t.Errorf("%s: F1 %.4f (published %.4f), parsed by %q", it.QID, it.TripletF1, published[it.QID], it.ParseReport.Method)
+		}
+	}
+	if res.Summary.Run != "trajs" {
+		t.Errorf("run %q", res.Summary.Run)
+	}
+}
