@@ -24,29 +24,37 @@ func exportCommand() *ucli.Command {
 	var o exportOptions
 	return &ucli.Command{
 		Name:      "export",
-		Usage:     "push an embedded store (all tasks, runs, samples, verdicts) to Neo4j",
+		Usage:     "push an embedded store (all tasks, runs, samples, verdicts) to another store",
 		UsageText: "kgjudge export neo4j [--store DIR] [--protocol paper|code] [--neo4j-uri URI] ...",
-		Description: `Copies everything in the embedded store (--store) into Neo4j: every task, every run's
+		Action: func(c *ucli.Context) error {
+			return userErrorf("export needs a target: kgjudge export neo4j (got %q)", c.Args().Slice())
+		},
+		Subcommands: []*ucli.Command{{
+			Name:      "neo4j",
+			Usage:     "push an embedded store (all tasks, runs, samples, verdicts) to Neo4j",
+			UsageText: "kgjudge export neo4j [--store DIR] [--protocol paper|code] [--neo4j-uri URI] ...",
+			Description: `Copies everything in the embedded store (--store) into Neo4j: every task, every run's
 predicted samples and their verdicts, with each sample's metrics (computed from the stored
 verdicts under --protocol; samples judged without a validity pass fall back to code).
 Idempotent: graphs already in Neo4j with the same content are skipped, so exporting twice
-changes nothing. The only target is neo4j. Verdict sets of samples that have no stored
-prediction cannot be listed through the store and are not exported.
+changes nothing. Verdict sets of samples that have no stored prediction cannot be listed
+through the store and are not exported.
 
 EXAMPLES:
    export NEO4J_URI="$(scripts/neo4j.sh start)"
    kgjudge export neo4j --store .kgjudge`,
-		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: "store", Usage: "embedded store directory", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
-			&ucli.StringFlag{Name: "protocol", Usage: "paper | code, for the metrics written on samples", Value: string(matcher.ProtocolPaper), Destination: &o.Protocol, EnvVars: []string{"KGJUDGE_PROTOCOL"}},
-		}, neo4jFlags(&o.Neo4j)...),
-		Action: func(c *ucli.Context) error {
-			if c.NArg() != 1 || c.Args().First() != "neo4j" {
-				return userErrorf("export takes one target, neo4j (got %q)", c.Args().Slice())
-			}
-			_, err := runExport(c.Context, o, c.App.Writer, c.App.ErrWriter)
-			return err
-		},
+			Flags: append([]ucli.Flag{
+				&ucli.StringFlag{Name: "store", Usage: "embedded store directory", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
+				&ucli.StringFlag{Name: "protocol", Usage: "paper | code, for the metrics written on samples", Value: string(matcher.ProtocolPaper), Destination: &o.Protocol, EnvVars: []string{"KGJUDGE_PROTOCOL"}},
+			}, neo4jFlags(&o.Neo4j)...),
+			Action: func(c *ucli.Context) error {
+				if c.NArg() > 0 {
+					return userErrorf("export neo4j takes no arguments (got %q)", c.Args().Slice())
+				}
+				_, err := runExport(c.Context, o, c.App.Writer, c.App.ErrWriter)
+				return err
+			},
+		}},
 	}
 }
 
