@@ -98,6 +98,8 @@ const (
 	maxValueLen    = 80
 	maxRawValueLen = 1024
 	maxRangeDashes = 6
+	// maxDigits bounds the digits of a rendered number.
+	maxDigits = 48
 )
 
 // Canon returns the canonical form of s used as its exact key: a value
@@ -478,12 +480,13 @@ func suffix(rest, cur string) (suffixReading, bool) {
 // decimal renders sign intPart.frac × 10^exp without floating point: no
 // leading or trailing zeros, "-" only when not zero, "+" never.
 func decimal(sign, intPart, frac string, exp int) (string, bool) {
-	digits := intPart + frac
+	digits := strings.TrimLeft(intPart+frac, "0")
 	exp -= len(frac)
-	if len(digits) > 40 || exp > 24 {
+	// Bound the rendered size, not the input's: the bound must hold the
+	// same for the output read again ("1e28万亿" renders 41 digits).
+	if len(digits)+max(exp, 0) > maxDigits || -exp > maxDigits {
 		return "", false
 	}
-	digits = strings.TrimLeft(digits, "0")
 	if digits == "" {
 		return "0", true
 	}
