@@ -11,7 +11,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,6 +30,9 @@ var (
 	neo4jURI  string
 	neo4jWhy  string
 	neo4jSeq  atomic.Int64
+	// neo4jStdin is the child launcher's stdin: when the test binary exits
+	// it closes, and the launcher (--watch-stdin) shuts down.
+	neo4jStdin io.WriteCloser
 )
 
 func testNeo4jURI(t *testing.T) string {
@@ -94,7 +96,7 @@ func startChildNeo4j(java string) (string, error) {
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}
-	_ = stdin // held open for the life of the test binary
+	neo4jStdin = stdin // held (and kept from the garbage collector) for the life of the test binary
 	ready := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -249,5 +251,4 @@ func TestQueryCommand(t *testing.T) {
 	if labels := rows[0]["r"].(map[string]any)["_labels"]; fmt.Sprint(labels) != "[Run]" {
 		t.Errorf("node labels = %v", labels)
 	}
-	_ = filepath.Join
 }
