@@ -398,6 +398,12 @@ func (s *Store) writeTx(ctx context.Context, units []*unit) (Stats, error) {
 	sess := s.session(ctx, driver.AccessModeWrite)
 	defer sess.Close(ctx)
 	var st Stats
+	start := time.Now()
+	defer func() {
+		if trace {
+			fmt.Fprintf(os.Stderr, "neo4j: transaction of %d units: %.3fs\n", len(units), time.Since(start).Seconds())
+		}
+	}()
 	_, err := sess.ExecuteWrite(ctx, func(tx driver.ManagedTransaction) (any, error) {
 		st = Stats{Transactions: 1}
 		return nil, s.write(txRunner{ctx, tx}, units, &st)
@@ -698,7 +704,7 @@ func (s *Store) write(r txRunner, units []*unit, st *Stats) error {
 				"head": x.Head, "relation": x.Relation, "tail": x.Tail, "class": class[x.Relation],
 			}
 			if v, ok := validity[i]; ok {
-				props["valid"], props["valid_judge"] = string(v.State), v.Judge
+				props["valid"], props["valid_judge"] = string(v.State), nonEmpty(v.Judge)
 			}
 			triples[i] = map[string]any{"h": ents.add(k.TaskID, x.Head), "t": ents.add(k.TaskID, x.Tail), "p": props,
 				"r": map[string]any{"relation": x.Relation, "class": class[x.Relation], "source": "Pred", "graph": u.key,
@@ -854,9 +860,8 @@ func (s *Store) link(r txRunner, sets map[string]linkSet, order []string, judged
 			}
 			gk := tripleKey(tk, v.GTIndex)
 			items = append(items, map[string]any{"g": gk, "p": map[string]any{
-				"pos": pos, "state": string(v.State), "covered": v.State == kg.Covered, "kind": string(v.Kind),
-				"judge": v.Judge, "reason": v.Reason, "support": len(v.Support),
-				"run": ls.key.Run, "sample": ls.key.Sample,
+				"pos": pos, "state": string(v.State), "covered": v.State == kg.Covered, "kind": nonEmpty(string(v.Kind)),
+				"judge": nonEmpty(v.Judge), "reason": nonEmpty(v.Reason),
 			}})
 			seen := map[int]bool{}
 			for _, i := range v.Support {
@@ -865,7 +870,7 @@ func (s *Store) link(r txRunner, sets map[string]linkSet, order []string, judged
 				}
 				seen[i] = true
 				coveredRows = append(coveredRows, map[string]any{"g": gk, "x": tripleKey(sk, i), "p": map[string]any{
-					"state": string(v.State), "kind": string(v.Kind), "judge": v.Judge,
+					"state": string(v.State), "kind": nonEmpty(string(v.Kind)), "judge": nonEmpty(v.Judge),
 					"run": ls.key.Run, "sample": ls.key.Sample, "pos": pos,
 				}})
 			}
@@ -879,7 +884,7 @@ func (s *Store) link(r txRunner, sets map[string]linkSet, order []string, judged
 			}
 			xk := tripleKey(sk, v.PredIndex)
 			if !folded[sk] {
-				validRows = append(validRows, map[string]any{"x": xk, "state": string(v.State), "judge": v.Judge})
+				validRows = append(validRows, map[string]any{"x": xk, "state": string(v.State), "judge": nonEmpty(v.Judge)})
 			}
 			seen := map[int]bool{}
 			for _, i := range v.Support {
@@ -888,7 +893,7 @@ func (s *Store) link(r txRunner, sets map[string]linkSet, order []string, judged
 				}
 				seen[i] = true
 				supportRows = append(supportRows, map[string]any{"x": xk, "g": tripleKey(tk, i), "p": map[string]any{
-					"state": string(v.State), "judge": v.Judge, "run": ls.key.Run, "sample": ls.key.Sample, "pos": pos,
+					"state": string(v.State), "judge": nonEmpty(v.Judge), "run": ls.key.Run, "sample": ls.key.Sample, "pos": pos,
 				}})
 			}
 		}
@@ -902,6 +907,14 @@ func (s *Store) link(r txRunner, sets map[string]linkSet, order []string, judged
 		}
 	}
 	return nil
+}
+
+// nonEmpty maps "" to nil, so that an empty string is no property at all.
+func nonEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 func judges(v *verdictsRec) []string {
