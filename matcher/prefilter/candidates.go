@@ -25,15 +25,45 @@ type Options struct {
 	Key   kgstore.SampleKey
 	// MaxCandidates caps each claim's candidate list (default DefaultMaxCandidates).
 	MaxCandidates int
+	// MinScore is the least score a candidate needs (default
+	// DefaultMinScore); a claim whose best score is below it has no
+	// candidates.
+	MinScore float64
+	// RelativeCut drops candidates scoring below RelativeCut times the
+	// claim's best score (default DefaultRelativeCut).
+	RelativeCut float64
+}
+
+// withDefaults fills the zero fields of o with the documented defaults.
+func (o Options) withDefaults() Options {
+	if o.Concepts == nil {
+		o.Concepts = alias.BuiltinConcepts()
+	}
+	if o.MaxCandidates <= 0 {
+		o.MaxCandidates = DefaultMaxCandidates
+	}
+	if o.MinScore <= 0 {
+		o.MinScore = DefaultMinScore
+	}
+	if o.RelativeCut <= 0 {
+		o.RelativeCut = DefaultRelativeCut
+	}
+	return o
 }
 
 // Ranking constants. A candidate is kept when its score is at least
-// MinScore and at least RelativeCut times the claim's best score, up to the
-// cap; a claim whose best score is below MinScore has no candidates (it is
+// Options.MinScore and at least Options.RelativeCut times the claim's best
+// score, up to the cap; a claim whose best score is below MinScore has no candidates (it is
 // decided not covered without a judge call, FORMATS.md §4: nothing in the
 // prediction mentions it).
 const (
 	DefaultMaxCandidates = 10
+	// DefaultMinScore is about one exact entity match (1.0) less a little:
+	// a bare shared entity, or a partial name with agreeing relation and
+	// words, is enough to show a judge.
+	DefaultMinScore = 0.8
+	// DefaultRelativeCut keeps candidates within 40% of the best one.
+	DefaultRelativeCut = 0.4
 	// entityFloor drops weak entity matches; bridgeFloor is the least
 	// match that lets an entity's bridge edges carry it one hop.
 	entityFloor = 0.3
@@ -44,16 +74,12 @@ const (
 	maxFanout = 12
 )
 
-// MinScore and RelativeCut are variables only so that the calibration
-// test can sweep them; treat them as constants.
-var (
-	MinScore    = 0.8
-	RelativeCut = 0.4
-	// Weights of the head, tail, relation and bag-of-words signals.
+// Weights of the head, tail, relation and bag-of-words signals, and the
+// validity candidates' cap and least score.
+const (
 	wHead, wTail, wRel, wBag = 1.0, 1.0, 0.5, 1.5
-	// Validity candidates: cap and the least score.
-	validityCap      = 5
-	validityMinScore = 0.9
+	validityCap              = 5
+	validityMinScore         = 0.9
 )
 
 // Candidate is one triple worth showing a judge for a claim: an index in
@@ -102,7 +128,6 @@ type sample struct {
 	triByToken map[string][]int
 	nb         *neighborCache
 	entMatch   map[string]map[string]match // GT entity -> pred entity -> match
-	rels       map[string]*text
 }
 
 type match struct {
@@ -120,15 +145,13 @@ func (s *sample) text(str string) *text {
 // Build computes candidates for every claim of both passes and resolves the
 // unambiguous coverage claims (see Resolve).
 func Build(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Options) (*Result, error) {
+	o = o.withDefaults()
 	s, err := newSample(ctx, task, pred, o)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{GT: make([]Claim, len(task.Triples)), Pred: make([]Claim, len(pred.Triples))}
 	max := o.MaxCandidates
-	if max <= 0 {
-		max = DefaultMaxCandidates
-	}
 	reverse := make([][]Candidate, len(pred.Triples))
 	for gi := range task.Triples {
 		if gi%64 == 0 {
@@ -145,10 +168,10 @@ func Build(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Options) (
 				reverse[c.Index] = append(reverse[c.Index], Candidate{Index: gi, Score: c.Score, Why: c.Why})
 			}
 		}
-		res.GT[gi] = Claim{Index: gi, Candidates: cut(all, max), Resolved: s.resolve(task.Triples[gi].Triple, all)}
+		res.GT[gi] = Claim{Index: gi, Candidates: o.cut(all, max), Resolved: s.resolve(task.Triples[gi].Triple, all)}
 	}
 	for pi := range pred.Triples {
-		res.Pred[pi] = Claim{Index: pi, Candidates: cut(sortCands(reverse[pi]), min(max, validityCap))}
+		res.Pred[pi] = Claim{Index: pi, Candidates: o.cut(sortCands(reverse[pi]), min(max, validityCap))}
 	}
 	return res, nil
 }
@@ -164,14 +187,14 @@ func sortCands(c []Candidate) []Candidate {
 }
 
 // cut applies the documented cap to a ranked list.
-func cut(all []Candidate, max int) []Candidate {
+func (o Options) cut(all []Candidate, max int) []Candidate {
 	out := []Candidate{}
-	if len(all) == 0 || all[0].Score < MinScore {
+	if len(all) == 0 || all[0].Score < o.MinScore {
 		return out
 	}
 	best := all[0].Score
 	for _, c := range all {
-		if len(out) == max || c.Score < MinScore || c.Score < RelativeCut*best {
+		if len(out) == max || c.Score < o.MinScore || c.Score < o.RelativeCut*best {
 			break
 		}
 		out = append(out, c)
@@ -181,9 +204,6 @@ func cut(all []Candidate, max int) []Candidate {
 
 func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Options) (*sample, error) {
 	concepts := o.Concepts
-	if concepts == nil {
-		concepts = alias.BuiltinConcepts()
-	}
 	g := o.Graph
 	if g == nil {
 		g = NewMemGraph(pred)
