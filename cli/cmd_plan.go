@@ -3,27 +3,29 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"strconv"
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/kgjudge/kgjudge/ingest"
-	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
+	"github.com/kgjudge/kgjudge/llmjudge"
+	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/matcher/prefilter"
 )
 
 type planOptions struct {
-	GT   string
-	Pred string
-	Out  string
-	Map  string
-	JSON bool
+	GT       string
+	Pred     string
+	Out      string
+	Map      string
+	JSON     bool
+	PriceIn  float64
+	PriceOut float64
 }
 
 func planCommand() *ucli.Command {
@@ -41,15 +43,20 @@ Writes {"items": [...], "totals": {...}} to --out (or stdout with --json) and a 
 prompt_chars counts the claim and candidate lines kgjudge's batches would send;
 reference_prompt_chars what the reference sends (5 x the whole predicted list plus each GT
 claim, and the mirror image for validity). Fixed instruction text is excluded from both.
+The estimate renders the real judge prompts (instructions included) for kgjudge's batches and
+for reference batching, and counts tokens and cost (--price-in, --price-out) without any call.
 
 EXAMPLES:
-   kgjudge plan --gt testdata/fixtures/p041/gt.json --pred testdata/fixtures/p041/pred.json --out plan.json`,
+   kgjudge plan --gt examples/gt --pred examples/pred --price-in 2 --price-out 8
+   kgjudge plan --gt tasks/ --pred trajs/model-x/ --out plan.json`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT},
 			&ucli.StringFlag{Name: "pred", Usage: "prediction file or directory", Required: true, Destination: &o.Pred},
 			&ucli.StringFlag{Name: "out", Usage: "write the plan JSON to FILE", Destination: &o.Out},
 			&ucli.StringFlag{Name: "map", Usage: "file mapping prediction qids to task ids", Destination: &o.Map},
 			&ucli.BoolFlag{Name: "json", Usage: "print the plan JSON on stdout instead of the summary", Destination: &o.JSON},
+			&ucli.Float64Flag{Name: "price-in", Usage: "USD per million prompt tokens, for the cost estimate", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
+			&ucli.Float64Flag{Name: "price-out", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
@@ -63,15 +70,29 @@ EXAMPLES:
 
 // planOutput is what `kgjudge plan` writes.
 type planOutput struct {
-	Items  []prefilter.Item `json:"items"`
-	Totals planTotals       `json:"totals"`
+	Items  []planItem `json:"items"`
+	Totals planTotals `json:"totals"`
+}
+
+// planItem is a prefilter item with the judge cost estimate.
+type planItem struct {
+	prefilter.Item
+	Estimate planEstimate `json:"estimate"`
+}
+
+// planEstimate compares what an LLM judge would be sent: kgjudge's
+// prefiltered batches against the reference batching.
+type planEstimate struct {
+	Kgjudge   cost.Estimate `json:"kgjudge"`
+	Reference cost.Estimate `json:"reference"`
 }
 
 type planTotals struct {
 	Samples int `json:"samples"`
 	prefilter.Volume
-	VolumeRatio float64 `json:"volume_ratio"`
-	FocusRatio  float64 `json:"focus_ratio"`
+	VolumeRatio float64      `json:"volume_ratio"`
+	FocusRatio  float64      `json:"focus_ratio"`
+	Estimate    planEstimate `json:"estimate"`
 }
 
 func validatePlanArgs(o *planOptions) error {
@@ -90,65 +111,46 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*pla
 	if err := validatePlanArgs(&o); err != nil {
 		return nil, err
 	}
-	var inputErrs []error
-	keepGoing := func(err error) error {
-		var fe *ingest.FileErrors
-		if errors.As(err, &fe) {
-			inputErrs = append(inputErrs, fe.Errs...)
-			return nil
+	in, err := loadInputs(ctx, o.GT, o.Pred, o.Map)
+	if err != nil {
+		return nil, err
+	}
+	inputErrs := in.problems
+	estimators, err := planEstimators(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, e := range estimators {
+			e.Close()
 		}
-		return err
-	}
-	tasks, err := ingest.ReadTasks(o.GT)
-	if err = keepGoing(err); err != nil {
-		return nil, wrapInput(err)
-	}
-	preds, err := ingest.ReadPredictions(ctx, o.Pred)
-	if err = keepGoing(err); err != nil {
-		return nil, wrapInput(err)
-	}
-	var mapping map[string]string
-	if o.Map != "" {
-		if mapping, err = ingest.ReadMap(o.Map); err != nil {
-			return nil, wrapInput(err)
-		}
-	}
-	taskByID := make(map[string]*kg.Task, len(tasks))
-	ids := make([]string, 0, len(tasks))
-	for i := range tasks {
-		taskByID[tasks[i].ID] = &tasks[i]
-		ids = append(ids, tasks[i].ID)
-	}
-	if err := ingest.MatchTasks(preds, ids, mapping); err != nil {
-		var me *ingest.MatchError
-		if !errors.As(err, &me) {
-			return nil, err
-		}
-		inputErrs = append(inputErrs, err)
-	}
+	}()
 	store, err := cayley.Open(ctx, ":memory:")
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	defer store.Close()
 
-	out := &planOutput{Items: []prefilter.Item{}}
-	seen := map[kgstore.SampleKey]bool{}
-	for i := range preds {
-		p := &preds[i]
+	out := &planOutput{Items: []planItem{}}
+	for _, p := range in.samples() {
 		key := kgstore.SampleKey{Run: "plan", TaskID: p.TaskID, Sample: p.SampleIdx}
-		if p.TaskID == "" || seen[key] {
-			continue
-		}
-		seen[key] = true
+		task := in.taskByID[p.TaskID]
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key}}.Sample(ctx, taskByID[p.TaskID], p)
+		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key}}.Sample(ctx, task, p)
 		if err != nil {
 			return nil, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
 		}
-		out.Items = append(out.Items, pl.Item)
+		it := planItem{Item: pl.Item}
+		for i, est := range []*cost.Estimate{&it.Estimate.Kgjudge, &it.Estimate.Reference} {
+			if *est, err = estimators[i].Estimate(ctx, task, p); err != nil {
+				return nil, fmt.Errorf("%s sample %d: estimate: %w", p.TaskID, p.SampleIdx, err)
+			}
+		}
+		out.Totals.Estimate.Kgjudge.Add(it.Estimate.Kgjudge)
+		out.Totals.Estimate.Reference.Add(it.Estimate.Reference)
+		out.Items = append(out.Items, it)
 	}
 	sort.SliceStable(out.Items, func(a, b int) bool {
 		if out.Items[a].QID != out.Items[b].QID {
@@ -194,24 +196,48 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*pla
 }
 
 func printPlan(w io.Writer, out *planOutput) {
-	fmt.Fprintf(w, "%-40s %6s %6s %8s %7s %7s %7s %10s %10s %6s\n", "task", "sample", "GT", "resolved", "no-cand", "judged", "batches", "chars", "reference", "focus")
+	tb := &table{}
+	tb.add("task", "sample", "GT", "resolved", "no-cand", "judged", "batches", "chars", "reference", "focus")
 	for _, it := range out.Items {
 		focus := 0.0
 		if it.PredTriples > 0 {
 			focus = it.MeanBatchCandidates / float64(it.PredTriples)
 		}
-		fmt.Fprintf(w, "%-40s %6d %6d %8d %7d %7d %7d %10d %10d %6.3f\n", trunc(it.QID, 40), it.SampleIdx, it.GTTriples, it.ResolvedGT,
-			it.NoCandidateGT, it.JudgeGTTriples, it.Batches, it.PromptChars, it.ReferencePromptChars, focus)
+		tb.add(it.QID, strconv.Itoa(it.SampleIdx), strconv.Itoa(it.GTTriples), strconv.Itoa(it.ResolvedGT), strconv.Itoa(it.NoCandidateGT),
+			strconv.Itoa(it.JudgeGTTriples), strconv.Itoa(it.Batches), strconv.Itoa(it.PromptChars), strconv.Itoa(it.ReferencePromptChars),
+			strconv.FormatFloat(focus, 'f', 3, 64))
 	}
+	tb.write(w)
 	t := out.Totals
 	fmt.Fprintf(w, "\n%d sample(s): prompt volume %.3f x reference (%d / %d chars), focus %.3f, %d GT triples resolved without a judge, %d with no candidate, %d sent in %d batch(es)\n",
 		t.Samples, t.VolumeRatio, t.PromptChars, t.ReferencePromptChars, t.FocusRatio, t.ResolvedGT, t.NoCandidateGT, t.JudgeGTTriples, t.Batches)
+	for _, e := range []struct {
+		name string
+		e    cost.Estimate
+	}{{"kgjudge", t.Estimate.Kgjudge}, {"reference", t.Estimate.Reference}} {
+		fmt.Fprintf(w, "estimate, %s batching: %d call(s), ~%d prompt + ~%d completion tokens, $%.4f\n",
+			e.name, e.e.Calls, e.e.PromptTokens, e.e.CompletionTokens, e.e.USD)
+	}
 }
 
-func trunc(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+// planEstimators are two LLM judges that are never asked anything: they
+// render the prompts of kgjudge's batching and of the reference batching
+// for the cost estimate.
+func planEstimators(ctx context.Context, o planOptions) ([]*llmjudge.Judge, error) {
+	var out []*llmjudge.Judge
+	for _, b := range []string{llmjudge.BatchingPrefilter, llmjudge.BatchingReference} {
+		cfg := llmjudge.Config{Model: "estimate", NoCache: true, Batching: b, PriceIn: o.PriceIn, PriceOut: o.PriceOut}
+		if b == llmjudge.BatchingPrefilter {
+			cfg.Planner = prefilter.Planner{}
+		}
+		j, err := llmjudge.New(ctx, cfg)
+		if err != nil {
+			for _, e := range out {
+				e.Close()
+			}
+			return nil, &UserError{Err: err}
+		}
+		out = append(out, j)
 	}
-	return string(r[:n-1]) + "…"
+	return out, nil
 }

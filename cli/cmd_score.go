@@ -15,7 +15,6 @@ import (
 
 	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/ingest"
-	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
 	"github.com/kgjudge/kgjudge/llmjudge"
@@ -45,6 +44,7 @@ type scoreOptions struct {
 	PriceOut    float64
 	Concurrency int
 	Batching    string
+	Aliases     string
 
 	// Neo4j sync (--neo4j; flags in cmd_export.go).
 	Neo4j     bool
@@ -67,7 +67,10 @@ prefix for Pro-style ids such as "020", or by --map), stores both graphs, judges
 and writes OUT/summary.json, OUT/items/<task_id>_sample<N>.json and a table on stdout.
 
 Judges:
-   offline  exact match after normalisation (NFKC, case, width, whitespace, punctuation); no key, no server
+   offline  rules over the prefilter's candidates: direct (aliases, relation concepts, canonical
+            values), subsumption, collective, compositional; no key, no server
+   openai   an LLM judge over any OpenAI-compatible endpoint (--judge-url, --judge-model,
+            OPENAI_API_KEY); verdicts cached in STORE/judge-cache; see the LLM judge flags
    replay   the recorded verdicts of the benchmark's judge (--verdicts: reference eval outputs
             or trajectory JSONL whose lines end with the eval keys; default: --pred itself)
 
@@ -93,7 +96,8 @@ EXAMPLES:
 			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
-			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "reference (5 batches, whole predicted list, as the reference) | whole", Value: "reference", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
+			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; format in alias/README.md)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
+			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "prefilter (few candidates per claim, deterministic tier first) | reference (5 batches with the whole predicted list, as the reference) | whole", Value: "prefilter", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
 			&ucli.IntFlag{Name: "concurrency", Category: "LLM judge", Usage: "judge requests in flight", Value: 4, Destination: &o.Concurrency, EnvVars: []string{"KGJUDGE_CONCURRENCY"}},
 			&ucli.BoolFlag{Name: "no-cache", Category: "LLM judge", Usage: "neither read nor write the verdict cache (STORE/judge-cache)", Destination: &o.NoCache},
 			&ucli.BoolFlag{Name: "cache-only", Category: "LLM judge", Usage: "use cached verdicts only; fail on a miss instead of calling the judge", Destination: &o.CacheOnly},
@@ -127,7 +131,7 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, error) {
 	if o.Verdicts != "" && o.Judge != "replay" {
 		return "", userErrorf("--verdicts is only used by --judge replay")
 	}
-	for flag, p := range map[string]string{"--gt": o.GT, "--pred": o.Pred, "--verdicts": o.Verdicts, "--map": o.Map} {
+	for flag, p := range map[string]string{"--gt": o.GT, "--pred": o.Pred, "--verdicts": o.Verdicts, "--map": o.Map, "--aliases": o.Aliases} {
 		if p == "" {
 			continue
 		}
@@ -157,46 +161,13 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 	if err != nil {
 		return nil, err
 	}
-	var inputErrs []error
-	keepGoing := func(err error) error {
-		var fe *ingest.FileErrors
-		if errors.As(err, &fe) {
-			inputErrs = append(inputErrs, fe.Errs...)
-			return nil
-		}
-		return err
+	in, err := loadInputs(ctx, o.GT, o.Pred, o.Map)
+	if err != nil {
+		return nil, err
 	}
+	inputErrs := in.problems
 
-	tasks, err := ingest.ReadTasks(o.GT)
-	if err = keepGoing(err); err != nil {
-		return nil, wrapInput(err)
-	}
-	preds, err := ingest.ReadPredictions(ctx, o.Pred)
-	if err = keepGoing(err); err != nil {
-		return nil, wrapInput(err)
-	}
-	var mapping map[string]string
-	if o.Map != "" {
-		if mapping, err = ingest.ReadMap(o.Map); err != nil {
-			return nil, wrapInput(err)
-		}
-	}
-	taskByID := make(map[string]*kg.Task, len(tasks))
-	ids := make([]string, 0, len(tasks))
-	for i := range tasks {
-		taskByID[tasks[i].ID] = &tasks[i]
-		ids = append(ids, tasks[i].ID)
-	}
-	if err := ingest.MatchTasks(preds, ids, mapping); err != nil {
-		var me *ingest.MatchError
-		if !errors.As(err, &me) {
-			return nil, err
-		}
-		// Unmatched predictions are listed; the matched ones are scored.
-		inputErrs = append(inputErrs, err)
-	}
-
-	judge, closeJudge, err := newJudge(ctx, o, ids, mapping)
+	judge, closeJudge, err := newJudge(ctx, o, in.ids, in.mapping)
 	if err != nil {
 		return nil, err
 	}
@@ -210,24 +181,19 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		return nil, err
 	}
 	defer store.Close()
-	for i := range tasks {
-		if err := store.PutTask(ctx, tasks[i]); err != nil {
+	for i := range in.tasks {
+		if err := store.PutTask(ctx, in.tasks[i]); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 	}
 
 	res := &scoreResult{}
-	prog := newProgress(stderr, len(preds))
+	samples := in.samples()
+	prog := newProgress(stderr, len(samples))
 	var structure []hierarchy.SampleResult
-	seen := map[kgstore.SampleKey]bool{}
-	for i := range preds {
-		p := &preds[i]
+	for _, p := range samples {
 		key := kgstore.SampleKey{Run: o.Run, TaskID: p.TaskID, Sample: p.SampleIdx}
-		if p.TaskID == "" || seen[key] {
-			continue // unmatched or given twice: reported by MatchTasks
-		}
-		seen[key] = true
-		task := taskByID[p.TaskID]
+		task := in.taskByID[p.TaskID]
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}

@@ -3,12 +3,15 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 
+	"github.com/kgjudge/kgjudge/alias"
 	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/matcher"
+	"github.com/kgjudge/kgjudge/matcher/prefilter"
 )
 
 // newJudge builds the judge named by --judge. The returned close func is
@@ -20,7 +23,11 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 	}
 	switch o.Judge {
 	case "offline":
-		return matcher.Offline{}, nop, nil
+		ua, err := loadAliases(o.Aliases)
+		if err != nil {
+			return nil, nop, err
+		}
+		return matcher.Offline{Concepts: ua.concepts, Aliases: ua.sets}, nop, nil
 	case "replay":
 		src := o.Verdicts
 		if src == "" {
@@ -45,7 +52,15 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 		}
 		return r, nop, nil
 	case "openai":
-		j, err := llmjudge.New(ctx, llmjudgeConfig(o))
+		cfg := llmjudgeConfig(o)
+		if cfg.Batching == llmjudge.BatchingPrefilter {
+			ua, err := loadAliases(o.Aliases)
+			if err != nil {
+				return nil, nop, err
+			}
+			cfg.Planner = prefilter.Planner{Options: prefilter.Options{Concepts: ua.concepts, Aliases: ua.sets}}
+		}
+		j, err := llmjudge.New(ctx, cfg)
 		if err != nil {
 			// Configuration the user gave: model, URL, cache directory.
 			return nil, nop, &UserError{Err: err}
@@ -53,6 +68,23 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 		return j, j.Close, nil
 	}
 	return nil, nop, userErrorf("--judge: unknown judge %q", o.Judge)
+}
+
+// userAliases is an --aliases file, ready for the matchers (nil: none).
+type userAliases struct {
+	concepts *alias.Concepts
+	sets     [][]string
+}
+
+func loadAliases(path string) (userAliases, error) {
+	if path == "" {
+		return userAliases{}, nil
+	}
+	ua, err := alias.LoadAliasFile(path)
+	if err != nil {
+		return userAliases{}, &UserError{Err: fmt.Errorf("--aliases: %w", err)}
+	}
+	return userAliases{concepts: alias.BuiltinConcepts().With(ua.Concepts), sets: ua.Sets}, nil
 }
 
 func llmjudgeConfig(o scoreOptions) llmjudge.Config {

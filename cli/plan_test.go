@@ -61,6 +61,26 @@ func TestPlanFixture(t *testing.T) {
 		t.Errorf("gt entry %s", it.GT[0])
 	}
 
+	var est struct {
+		Totals struct {
+			Estimate struct {
+				Kgjudge, Reference struct {
+					Calls        int   `json:"calls"`
+					PromptTokens int64 `json:"prompt_tokens"`
+				}
+			} `json:"estimate"`
+		} `json:"totals"`
+	}
+	if err := json.Unmarshal(b, &est); err != nil {
+		t.Fatal(err)
+	}
+	// The reference sends 5 coverage + 5 validity calls with the whole list;
+	// kgjudge's real prompts (instructions included) must cost fewer tokens.
+	e := est.Totals.Estimate
+	if e.Reference.Calls != 10 || e.Kgjudge.Calls == 0 || e.Kgjudge.PromptTokens >= e.Reference.PromptTokens {
+		t.Errorf("estimate %+v", e)
+	}
+
 	// Same inputs, same bytes.
 	out2 := filepath.Join(t.TempDir(), "plan.json")
 	if code := Main(t.Context(), []string{"kgjudge", "plan", "--gt", "../testdata/fixtures/p041/gt.json", "--pred", "../testdata/fixtures/p041/pred.json", "--map", m, "--out", out2}, &bytes.Buffer{}, &bytes.Buffer{}); code != ExitOK {

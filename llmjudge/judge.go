@@ -139,6 +139,11 @@ func (j *Judge) Close() error {
 // Ledger returns the token ledger so far (per item and batch, and totals).
 func (j *Judge) Ledger() cost.Report { return j.ledger.Report() }
 
+// DeterministicJudge names the verdicts a Resolver planner decided without
+// a call (kgjudge's deterministic tier), so that they can be told apart from
+// the model's in every output.
+const DeterministicJudge = "deterministic"
+
 func batchName(p plan.Pass, i int) string { return fmt.Sprintf("%s#%03d", p, i) }
 
 type job struct {
@@ -147,14 +152,24 @@ type job struct {
 	ask   *decide.Ask
 }
 
-// jobs plans a sample and turns the batches into asks.
-func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]job, map[plan.Pass][]int, error) {
-	batches, err := j.planner.Plan(ctx, task, pred)
+// jobs plans a sample and turns the batches into asks; a Resolver planner
+// also returns the claims it decided itself.
+func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]job, []plan.Resolution, error) {
+	var batches []plan.Batch
+	var resolved []plan.Resolution
+	var err error
+	if r, ok := j.planner.(plan.Resolver); ok {
+		batches, resolved, err = r.PlanResolved(ctx, task, pred)
+	} else {
+		batches, err = j.planner.Plan(ctx, task, pred)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
 	}
-	missing, err := plan.Check(batches, len(task.Triples), len(pred.Triples))
-	if err != nil {
+	if _, err := plan.Check(batches, len(task.Triples), len(pred.Triples)); err != nil {
+		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+	}
+	if err := plan.CheckResolved(batches, resolved, len(task.Triples), len(pred.Triples)); err != nil {
 		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
 	}
 	count := map[plan.Pass]int{}
@@ -185,7 +200,7 @@ func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([
 			Style: j.style, Batch: pb,
 		}})
 	}
-	return out, missing, nil
+	return out, resolved, nil
 }
 
 func gtTriple(t *kg.Task) func(int) kg.Triple {
@@ -213,7 +228,7 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 		}
 		return out, nil
 	}
-	jobs, _, err := j.jobs(ctx, task, pred)
+	jobs, resolved, err := j.jobs(ctx, task, pred)
 	if err != nil {
 		return out, err
 	}
@@ -223,6 +238,15 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 	}
 	for pi := range out.Validity {
 		out.Validity[pi] = kg.Validity{PredIndex: pi, State: kg.Unjudged, Support: []int{}, Judge: j.name, Reason: notPlanned}
+	}
+	for _, r := range resolved {
+		support := append([]int{}, r.Support...)
+		switch {
+		case r.Pass == plan.Coverage:
+			out.Coverage[r.Claim] = kg.Verdict{GTIndex: r.Claim, State: kg.Covered, Kind: r.Kind, Support: support, Judge: DeterministicJudge, Reason: r.Reason}
+		case r.Pass == plan.Validity && out.Validity != nil:
+			out.Validity[r.Claim] = kg.Validity{PredIndex: r.Claim, State: kg.Covered, Support: support, Judge: DeterministicJudge, Reason: r.Reason}
+		}
 	}
 
 	ledger := make([]cost.Batch, len(jobs))

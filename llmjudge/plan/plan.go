@@ -42,6 +42,54 @@ type Planner interface {
 	Plan(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]Batch, error)
 }
 
+// Resolution is a claim a planner decided without a judge (kgjudge's
+// deterministic tier): covered (coverage pass) or valid (validity pass),
+// with the kind and the supporting indices.
+type Resolution struct {
+	Pass    Pass
+	Claim   int
+	Kind    kg.CoverageKind
+	Support []int
+	Reason  string
+}
+
+// Resolver is a Planner that decides some claims itself. A resolved claim
+// must be in no batch; the judge records it as decided, without a call.
+type Resolver interface {
+	Planner
+	PlanResolved(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]Batch, []Resolution, error)
+}
+
+// CheckResolved checks resolutions against a checked plan: in range, each
+// claim at most once, and in no batch.
+func CheckResolved(batches []Batch, res []Resolution, nGT, nPred int) error {
+	planned := map[Pass]map[int]bool{Coverage: {}, Validity: {}}
+	for _, b := range batches {
+		for _, c := range b.Claims {
+			planned[b.Pass][c] = true
+		}
+	}
+	seen := map[Pass]map[int]bool{Coverage: {}, Validity: {}}
+	for i, r := range res {
+		n := nGT
+		switch r.Pass {
+		case Coverage:
+		case Validity:
+			n = nPred
+		default:
+			return fmt.Errorf("resolution %d: unknown pass %q", i, r.Pass)
+		}
+		if r.Claim < 0 || r.Claim >= n {
+			return fmt.Errorf("resolution %d (%s): claim %d out of range [0,%d)", i, r.Pass, r.Claim, n)
+		}
+		if planned[r.Pass][r.Claim] || seen[r.Pass][r.Claim] {
+			return fmt.Errorf("resolution %d (%s): claim %d is also batched or resolved twice", i, r.Pass, r.Claim)
+		}
+		seen[r.Pass][r.Claim] = true
+	}
+	return nil
+}
+
 // ReferenceBatches is the reference evaluator's batch count.
 const ReferenceBatches = 5
 
