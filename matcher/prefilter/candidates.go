@@ -69,6 +69,9 @@ const (
 	entityFloor = 0.3
 	bridgeFloor = 0.6
 	bridgeDecay = 0.8
+	// anchorFloor is the least match of one end that lets a concept-only
+	// match of the other end count in full.
+	anchorFloor = 0.5
 	// maxFanout bounds how many matched predicted entities (best first) of
 	// one GT entity are expanded through the graph.
 	maxFanout = 12
@@ -121,13 +124,18 @@ type sample struct {
 	// aliasOf: Canon key -> alias set ids.
 	aliasOf map[string][]int
 	// pred entity index: token -> pred entity strings; key/variant -> strings.
-	predEnts   []string
-	byToken    map[string][]int
-	byVariant  map[string][]int
-	predTriTok [][]string // tokens of each predicted triple (with concepts)
-	triByToken map[string][]int
-	nb         *neighborCache
-	entMatch   map[string]map[string]match // GT entity -> pred entity -> match
+	predEnts  []string
+	byToken   map[string][]int
+	byVariant map[string][]int
+	// byCaps: capitalised word -> pred entities; byAcro: initials -> pred
+	// entities; byHanHead: first CJK character -> pred entities (with four
+	// or more), for acronym and abbreviation look-ups.
+	byCaps, byAcro map[string][]int
+	byHanHead      map[rune][]int
+	predTriTok     [][]string // tokens of each predicted triple (with concepts)
+	triByToken     map[string][]int
+	nb             *neighborCache
+	entMatch       map[string]map[string]match // GT entity -> pred entity -> match
 }
 
 type match struct {
@@ -211,9 +219,10 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 	s := &sample{
 		task: task, pred: pred, texts: map[string]*text{}, idf: newIDF(),
 		aliasOf: map[string][]int{}, byToken: map[string][]int{}, byVariant: map[string][]int{},
-		triByToken: map[string][]int{},
-		nb:         &neighborCache{g: g, key: o.Key, m: map[string][]int{}},
-		entMatch:   map[string]map[string]match{},
+		triByToken: map[string][]int{}, byCaps: map[string][]int{}, byAcro: map[string][]int{},
+		byHanHead: map[rune][]int{},
+		nb:        &neighborCache{g: g, key: o.Key, m: map[string][]int{}},
+		entMatch:  map[string]map[string]match{},
 	}
 	add := func(str string) *text {
 		t := s.texts[str]
@@ -268,6 +277,15 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 			}
 			for _, c := range e.concepts {
 				s.byToken["@"+c] = append(s.byToken["@"+c], id)
+			}
+			for _, c := range e.caps {
+				s.byCaps[c] = append(s.byCaps[c], id)
+			}
+			if e.acro != "" {
+				s.byAcro[e.acro] = append(s.byAcro[e.acro], id)
+			}
+			if len(e.hanRunes) >= 4 {
+				s.byHanHead[e.hanRunes[0]] = append(s.byHanHead[e.hanRunes[0]], id)
 			}
 		}
 		if i%256 == 0 {
@@ -341,6 +359,30 @@ func (s *sample) matchEntity(e, x *text) match {
 			}
 		}
 	}
+	// Acronyms: the initials of one name are a capitalised word of the
+	// other ("Special Drawing Rights" / "SDR", "东加勒比货币联盟（ECCU）").
+	// The acronym standing alone (a whole name or name part) is as good as
+	// an alias; inside a longer name it scores like a contained name.
+	acronym := func(acro string, caps, vars []string, other string) {
+		if acro == "" || !contains(caps, acro) {
+			return
+		}
+		if contains(vars, acro) {
+			up(0.9, "acronym")
+			return
+		}
+		lo := float64(utf8.RuneCountInString(other))
+		up(0.45+0.45*math.Sqrt(math.Min(1, float64(len(acro))/lo)), "acronym")
+	}
+	acronym(e.acro, x.caps, x.variants, x.key)
+	acronym(x.acro, e.caps, e.variants, e.key)
+	// Chinese abbreviation by deletion, either way round.
+	if n := hanAbbrev(x.hanRunes, e.hanRunes); n > 0 {
+		up(0.35+0.4*math.Sqrt(float64(n)/float64(len(e.hanRunes)))-0.1*float64(len(x.hanRunes)-n), "partial")
+	}
+	if n := hanAbbrev(e.hanRunes, x.hanRunes); n > 0 {
+		up(0.35+0.4*math.Sqrt(float64(n)/float64(len(x.hanRunes)))-0.1*float64(len(e.hanRunes)-n), "partial")
+	}
 	if len(e.concepts) > 0 && intersects(e.concepts, x.concepts) {
 		why := "concept"
 		if e.han != x.han {
@@ -349,6 +391,12 @@ func (s *sample) matchEntity(e, x *text) match {
 		up(0.4+0.3*jaccard(e.concepts, x.concepts), why)
 	}
 	return best
+}
+
+// contains reports whether sorted list a holds x.
+func contains(a []string, x string) bool {
+	i := sort.SearchStrings(a, x)
+	return i < len(a) && a[i] == x
 }
 
 func jaccard(a, b []string) float64 {
@@ -397,6 +445,21 @@ func (s *sample) entities(ctx context.Context, name string) (map[string]match, e
 	}
 	for _, v := range e.variants {
 		for _, id := range s.byVariant[v] {
+			cand[id] = true
+		}
+	}
+	if e.acro != "" {
+		for _, id := range s.byCaps[e.acro] {
+			cand[id] = true
+		}
+	}
+	for _, c := range e.caps {
+		for _, id := range s.byAcro[c] {
+			cand[id] = true
+		}
+	}
+	if len(e.hanRunes) >= 4 {
+		for _, id := range s.byHanHead[e.hanRunes[0]] {
 			cand[id] = true
 		}
 	}
@@ -542,6 +605,19 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 		if p.Head == p.Tail || gt.Head == gt.Tail {
 			tm.score = math.Min(tm.score, 1)
 		}
+		// A concept-only match (the same kind of value: "中性肤质" and
+		// "油皮/混油皮" are both skin types) says nothing about which
+		// thing the triple is about; unanchored by the other end it is
+		// half evidence, so triples about the claim's own subject outrank
+		// same-kind facts about other subjects. A weak partial name (a
+		// shared generic word such as "粉底液") is no anchor.
+		ha, ta := anchors(hm), anchors(tm)
+		if !ha && conceptOnly(tm.why) {
+			tm.score /= 2
+		}
+		if !ta && conceptOnly(hm.why) {
+			hm.score /= 2
+		}
 		rm := s.relMatch(r, s.texts[p.Relation])
 		bm := 0.0
 		if gsum > 0 {
@@ -559,6 +635,12 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 	}
 	return sortCands(out), nil
 }
+
+func conceptOnly(why string) bool { return why == "concept" || why == "crosslingual" }
+
+// anchors reports whether an entity match names the thing (not only its
+// kind) well enough to anchor the other end's concept-only match.
+func anchors(m match) bool { return m.score >= anchorFloor && !conceptOnly(m.why) }
 
 func maxMatch(a, b match) match {
 	if b.score > a.score {

@@ -152,11 +152,26 @@ type text struct {
 	toks     []string
 	concepts []string
 	han      bool
+	// acro: the initials of a Latin name of two or more content words
+	// ("Special Drawing Rights" -> "sdr"); caps: the all-capital Latin
+	// words of the string, lower-cased ("人民币纳入SDR" -> "sdr"). An
+	// acronym is how a name most often crosses languages unchanged.
+	acro string
+	caps []string
+	// hanRunes: the CJK characters of the key, in order (for abbreviations
+	// by deletion, see hanAbbrev).
+	hanRunes []rune
 }
 
 func newText(s string, concepts *alias.Concepts) *text {
 	key := alias.Canon(s)
-	t := &text{s: s, key: key, variants: variants(s, key), toks: tokens(s), han: hasHan(s)}
+	t := &text{s: s, key: key, variants: variants(s, key), toks: tokens(s), han: hasHan(s),
+		acro: initials(s), caps: capsWords(s)}
+	for _, r := range key {
+		if isHan(r) {
+			t.hanRunes = append(t.hanRunes, r)
+		}
+	}
 	if concepts != nil {
 		t.concepts = concepts.Of(s)
 	}
@@ -265,4 +280,95 @@ func containsName(key, part string) bool {
 		}
 		from = i + 1
 	}
+}
+
+// initials returns the lower-cased initials of s when s is a Latin name of
+// two to eight content words (stopwords skipped: "Bank for International
+// Settlements" -> "bis"), else "". Names with digits or CJK characters are
+// not spelled out as acronyms.
+func initials(s string) string {
+	var out []rune
+	n := 0
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		for _, r := range w {
+			if isHan(r) {
+				return ""
+			}
+		}
+		lw := strings.ToLower(w)
+		if stopwords[lw] {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(w)
+		if r > unicode.MaxASCII {
+			return ""
+		}
+		out = append(out, unicode.ToLower(r))
+		n++
+	}
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			return ""
+		}
+	}
+	if n < 2 || n > 8 {
+		return ""
+	}
+	return string(out)
+}
+
+// capsWords returns the distinct lower-cased runs of two to eight capital
+// ASCII letters that stand as words (not inside a longer Latin word), sorted.
+func capsWords(s string) []string {
+	var out []string
+	rs := []rune(s)
+	for i := 0; i < len(rs); {
+		if !(rs[i] >= 'A' && rs[i] <= 'Z') {
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && rs[j] >= 'A' && rs[j] <= 'Z' {
+			j++
+		}
+		latin := func(k int) bool { return k >= 0 && k < len(rs) && rs[k] < unicode.MaxASCII && unicode.IsLetter(rs[k]) }
+		if n := j - i; n >= 2 && n <= 8 && !latin(i-1) && !latin(j) {
+			out = append(out, strings.ToLower(string(rs[i:j])))
+		}
+		i = j
+	}
+	sort.Strings(out)
+	return dedup(out)
+}
+
+// hanAbbrev reports how well short abbreviates long by deletion, the usual
+// way Chinese product and organisation names are shortened ("方里防晒粉底液"
+// for "方里柔雾持妆防晒粉底液油皮防晒款"): the length of their longest common
+// subsequence when it starts at the first character of both and leaves at
+// most one character of short (of six or more) unmatched, else 0.
+func hanAbbrev(short, long []rune) int {
+	if len(short) < 4 || len(long) <= len(short) || short[0] != long[0] || len(long) > 64 {
+		return 0
+	}
+	prev := make([]int, len(long)+1)
+	cur := make([]int, len(long)+1)
+	for i := 1; i <= len(short); i++ {
+		for j := 1; j <= len(long); j++ {
+			switch {
+			case short[i-1] == long[j-1]:
+				cur[j] = prev[j-1] + 1
+			case prev[j] >= cur[j-1]:
+				cur[j] = prev[j]
+			default:
+				cur[j] = cur[j-1]
+			}
+		}
+		prev, cur = cur, prev
+	}
+	l := prev[len(long)]
+	miss := len(short) - l
+	if miss == 0 || miss == 1 && len(short) >= 6 {
+		return l
+	}
+	return 0
 }
