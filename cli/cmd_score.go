@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -45,6 +46,8 @@ type scoreOptions struct {
 	Concurrency int
 	Batching    string
 	Aliases     string
+	Timeout     time.Duration
+	Attempts    int
 
 	// Neo4j sync (--neo4j; flags in cmd_export.go).
 	Neo4j     bool
@@ -98,6 +101,8 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
 			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; format in alias/README.md)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
 			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "prefilter (few candidates per claim, deterministic tier first) | reference (5 batches with the whole predicted list, as the reference) | whole", Value: "prefilter", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
+			&ucli.DurationFlag{Name: "judge-timeout", Category: "LLM judge", Usage: "per-request timeout", Value: 3 * time.Minute, Destination: &o.Timeout, EnvVars: []string{"KGJUDGE_JUDGE_TIMEOUT"}},
+			&ucli.IntFlag{Name: "judge-attempts", Category: "LLM judge", Usage: "HTTP attempts per request (retries back off exponentially with jitter and honour Retry-After)", Value: 5, Destination: &o.Attempts, EnvVars: []string{"KGJUDGE_JUDGE_ATTEMPTS"}},
 			&ucli.IntFlag{Name: "concurrency", Category: "LLM judge", Usage: "judge requests in flight", Value: 4, Destination: &o.Concurrency, EnvVars: []string{"KGJUDGE_CONCURRENCY"}},
 			&ucli.BoolFlag{Name: "no-cache", Category: "LLM judge", Usage: "neither read nor write the verdict cache (STORE/judge-cache)", Destination: &o.NoCache},
 			&ucli.BoolFlag{Name: "cache-only", Category: "LLM judge", Usage: "use cached verdicts only; fail on a miss instead of calling the judge", Destination: &o.CacheOnly},

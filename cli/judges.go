@@ -102,6 +102,7 @@ func llmjudgeConfig(o scoreOptions) llmjudge.Config {
 	cfg.TokenBudget = o.MaxTokens
 	cfg.PriceIn, cfg.PriceOut = o.PriceIn, o.PriceOut
 	cfg.Concurrency = o.Concurrency
+	cfg.Timeout, cfg.MaxAttempts = o.Timeout, o.Attempts
 	cfg.Batching = o.Batching
 	return cfg
 }

@@ -286,3 +286,95 @@ func claimKey(c *fakeopenai.Call, cl fakeopenai.Line) string {
 	}
 	return string(c.Kind) + "\x00" + cl.Text + "\x00" + cands.String()
 }
+
+// TestScoreOpenAIMisbehavingServer: every way an endpoint misbehaves ends in
+// explicit verdict states and the matching exit code, never a silent zero.
+func TestScoreOpenAIMisbehavingServer(t *testing.T) {
+	dropLast := func(srv *fakeopenai.Server) func(c *fakeopenai.Call) *fakeopenai.Reply {
+		return func(c *fakeopenai.Call) *fakeopenai.Reply {
+			items := srv.DefaultItems(c)
+			content := fakeopenai.Content(c, items[:len(items)-1])
+			return &fakeopenai.Reply{Content: &content}
+		}
+	}
+	badIDs := func(srv *fakeopenai.Server) func(c *fakeopenai.Call) *fakeopenai.Reply {
+		return func(c *fakeopenai.Call) *fakeopenai.Reply {
+			items := srv.DefaultItems(c)
+			for i := range items {
+				items[i].Covered, items[i].Kind, items[i].Support = true, "direct", []int{9999}
+			}
+			content := fakeopenai.Content(c, items)
+			return &fakeopenai.Reply{Content: &content}
+		}
+	}
+	var first sync.Once
+	for _, tc := range []struct {
+		name  string
+		setup func(srv *fakeopenai.Server)
+		args  []string
+		code  int
+		// all: every claim sent to the judge ends unjudged; none: none does.
+		allUnjudged bool
+		check       func(t *testing.T, inv string)
+	}{
+		{name: "correct", setup: func(*fakeopenai.Server) {}, code: ExitOK},
+		{name: "wrong count", setup: func(s *fakeopenai.Server) { s.Script = dropLast(s) }, code: ExitUnjudged},
+		{name: "out-of-range ids", setup: func(s *fakeopenai.Server) { s.Script = badIDs(s) }, code: ExitUnjudged, allUnjudged: true},
+		{name: "429 then fine", setup: func(s *fakeopenai.Server) {
+			first = sync.Once{}
+			s.Script = func(c *fakeopenai.Call) *fakeopenai.Reply {
+				var r *fakeopenai.Reply
+				first.Do(func() { r = &fakeopenai.Reply{Status: 429, Header: map[string]string{"Retry-After": "1"}} })
+				return r
+			}
+		}, code: ExitOK, check: func(t *testing.T, inv string) {
+			if !strings.Contains(inv, `"retries": 1`) {
+				t.Errorf("one 429 must show as one retry:\n%s", inv)
+			}
+		}},
+		{name: "500 always", setup: func(s *fakeopenai.Server) {
+			s.Script = func(*fakeopenai.Call) *fakeopenai.Reply { return &fakeopenai.Reply{Status: 500} }
+		}, args: []string{"--judge-attempts", "2"}, code: ExitUnjudged, allUnjudged: true},
+		{name: "hang past the timeout", setup: func(s *fakeopenai.Server) {
+			s.Script = func(*fakeopenai.Call) *fakeopenai.Reply { return &fakeopenai.Reply{Hang: time.Minute} }
+		}, args: []string{"--judge-timeout", "200ms", "--judge-attempts", "1"}, code: ExitUnjudged, allUnjudged: true},
+		{name: "response_format rejected", setup: func(s *fakeopenai.Server) { s.RejectFormat = []string{"json_schema", "json_object"} },
+			code: ExitOK, check: func(t *testing.T, inv string) {
+				if !strings.Contains(inv, `"mode": "text"`) {
+					t.Errorf("the fallback to text mode must be recorded:\n%s", inv)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fakeopenai.New()
+			defer srv.Close()
+			tc.setup(srv)
+			out := t.TempDir()
+			code, stdout, stderr := runCLI(t, openaiArgs(srv, filepath.Join(t.TempDir(), "s"), out, tc.args...))
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tc.code, stdout, stderr)
+			}
+			var sum struct {
+				Unjudged struct{ Coverage, Validity int } `json:"unjudged"`
+			}
+			b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+			if err := json.Unmarshal(b, &sum); err != nil {
+				t.Fatal(err)
+			}
+			unjudged := sum.Unjudged.Coverage + sum.Unjudged.Validity
+			switch {
+			case tc.code == ExitOK && unjudged != 0:
+				t.Errorf("%d unjudged in a successful run", unjudged)
+			case tc.code == ExitUnjudged && unjudged == 0:
+				t.Errorf("exit 3 without unjudged claims")
+			case tc.allUnjudged && unjudged != 24+31:
+				// The prefilter sends 24 GT and 31 predicted claims to the judge.
+				t.Errorf("%d unjudged, want all 55 claims that were sent", unjudged)
+			}
+			inv, _ := os.ReadFile(filepath.Join(out, "invocation.json"))
+			if tc.check != nil {
+				tc.check(t, string(inv))
+			}
+		})
+	}
+}
