@@ -69,6 +69,10 @@ const (
 	entityFloor = 0.3
 	bridgeFloor = 0.6
 	bridgeDecay = 0.8
+	// structureBelow: GT entities whose best name match is below it (no
+	// name that is even a fair partial match) are also aligned by
+	// neighbourhood (see align).
+	structureBelow = 0.5
 	// anchorFloor is the least match of one end that lets a concept-only
 	// match of the other end count in full.
 	anchorFloor = 0.5
@@ -136,6 +140,7 @@ type sample struct {
 	triByToken     map[string][]int
 	nb             *neighborCache
 	entMatch       map[string]map[string]match // GT entity -> pred entity -> match
+	gtNb           map[string][]int            // GT entity -> its GT triples
 }
 
 type match struct {
@@ -249,8 +254,13 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 		sort.Strings(all)
 		return dedup(all)
 	}
-	for _, t := range task.Triples {
+	s.gtNb = map[string][]int{}
+	for i, t := range task.Triples {
 		s.idf.add(triTok(add(t.Head), add(t.Relation), add(t.Tail)))
+		s.gtNb[t.Head] = append(s.gtNb[t.Head], i)
+		if t.Tail != t.Head {
+			s.gtNb[t.Tail] = append(s.gtNb[t.Tail], i)
+		}
 	}
 	seenEnt := map[string]bool{}
 	s.predTriTok = make([][]string, len(pred.Triples))
@@ -472,6 +482,22 @@ func (s *sample) entities(ctx context.Context, name string) (map[string]match, e
 		x := s.texts[s.predEnts[id]]
 		if m := s.matchEntity(e, x); m.score >= entityFloor {
 			out[x.s] = m
+		}
+	}
+	// Names that do not cross languages: align by neighbourhood.
+	best := 0.0
+	for _, m := range out {
+		best = math.Max(best, m.score)
+	}
+	if best < structureBelow {
+		al, err := s.align(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		for x, m := range al {
+			if m.score > out[x].score {
+				out[x] = m
+			}
 		}
 	}
 	// One hop along bridge edges from the strongest matches.

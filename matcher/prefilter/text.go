@@ -283,7 +283,8 @@ func containsName(key, part string) bool {
 }
 
 // initials returns the lower-cased initials of s when s is a Latin name of
-// two to eight content words (stopwords skipped: "Bank for International
+// three to eight content words (two-letter acronyms such as "WP" are too
+// ambiguous to match on) (stopwords skipped: "Bank for International
 // Settlements" -> "bis"), else "". Names with digits or CJK characters are
 // not spelled out as acronyms.
 func initials(s string) string {
@@ -311,13 +312,13 @@ func initials(s string) string {
 			return ""
 		}
 	}
-	if n < 2 || n > 8 {
+	if n < 3 || n > 8 {
 		return ""
 	}
 	return string(out)
 }
 
-// capsWords returns the distinct lower-cased runs of two to eight capital
+// capsWords returns the distinct lower-cased runs of three to eight capital
 // ASCII letters that stand as words (not inside a longer Latin word), sorted.
 func capsWords(s string) []string {
 	var out []string
@@ -332,7 +333,7 @@ func capsWords(s string) []string {
 			j++
 		}
 		latin := func(k int) bool { return k >= 0 && k < len(rs) && rs[k] < unicode.MaxASCII && unicode.IsLetter(rs[k]) }
-		if n := j - i; n >= 2 && n <= 8 && !latin(i-1) && !latin(j) {
+		if n := j - i; n >= 3 && n <= 8 && !latin(i-1) && !latin(j) {
 			out = append(out, strings.ToLower(string(rs[i:j])))
 		}
 		i = j
