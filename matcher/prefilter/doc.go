@@ -5,8 +5,10 @@
 // rest into small, entity-coherent batches (Planner, an llmjudge/plan.Planner).
 //
 // It owns candidate generation (alias.Canon keys, name variants, alias sets,
-// bilingual relation concepts, IDF-weighted token overlap, literal values,
-// and expansion through the predicted graph via a store), the deterministic
+// acronyms, Chinese abbreviations by deletion, bilingual relation concepts,
+// IDF-weighted token overlap, literal values, structural alignment of names
+// that do not cross languages by their shared neighbour values, and
+// expansion through the predicted graph via a store), the deterministic
 // tier and the batching plan with its prompt-volume accounting. It must not
 // call a model, compute metrics, or decide anything that is not unambiguous:
 // a candidate is never a verdict.

@@ -131,8 +131,14 @@ func measure(t testing.TB, f fixture) figures {
 	return fg
 }
 
-// anyFloor is the measured evidence-kept-any rate (issue target: 0.95).
-const anyFloor = 0.925
+// The issue's targets, asserted over the three fixtures together.
+const (
+	targetAny       = 0.95
+	targetAll       = 0.90
+	targetVolume    = 0.5
+	targetFocus     = 0.15
+	targetPrecision = 0.95
+)
 
 // TestFixtureTargets asserts the issue's targets on the fixtures: evidence
 // kept (any >= 0.95, all >= 0.90 over GT triples the recorded judge marked
@@ -152,19 +158,16 @@ func TestFixtureTargets(t *testing.T) {
 	}
 	t.Logf("overall: evidence any %.3f all %.3f | volume %.3f | focus %.3f | resolved %d, precision %.3f",
 		total.anyRate(), total.allRate(), total.volume(), total.focus(), total.resolved, float64(total.resolvedRight)/float64(max(1, total.resolved)))
-	// The issue asks any >= 0.95; measured 0.928 (the misses are mostly
-	// English GT names whose only evidence is a Chinese name with no shared
-	// token, e.g. "White Plan" / "怀特方案"): the floor guards what is reached.
-	if total.anyRate() < anyFloor || total.allRate() < 0.90 {
-		t.Errorf("evidence kept any %.3f / all %.3f, want >= %.2f (issue target 0.95) / 0.90", total.anyRate(), total.allRate(), anyFloor)
+	if total.anyRate() < targetAny || total.allRate() < targetAll {
+		t.Errorf("evidence kept any %.3f / all %.3f, want >= %.2f / %.2f", total.anyRate(), total.allRate(), targetAny, targetAll)
 	}
-	if v := total.volume(); v > 0.5 {
-		t.Errorf("prompt volume %.3f x reference, want <= 0.5", v)
+	if v := total.volume(); v > targetVolume {
+		t.Errorf("prompt volume %.3f x reference, want <= %.2f", v, targetVolume)
 	}
-	if fc := total.focus(); fc > 0.15 {
-		t.Errorf("focus %.3f, want <= 0.15", fc)
+	if fc := total.focus(); fc > targetFocus {
+		t.Errorf("focus %.3f, want <= %.2f", fc, targetFocus)
 	}
-	if total.resolved > 0 && float64(total.resolvedRight) < 0.95*float64(total.resolved) {
-		t.Errorf("deterministic tier: %d of %d resolved were recorded covered, want >= 95%%", total.resolvedRight, total.resolved)
+	if total.resolved > 0 && float64(total.resolvedRight) < targetPrecision*float64(total.resolved) {
+		t.Errorf("deterministic tier: %d of %d resolved were recorded covered, want >= %.2f", total.resolvedRight, total.resolved, targetPrecision)
 	}
 }
