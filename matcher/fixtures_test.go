@@ -1,17 +1,16 @@
 package matcher
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/internal/fixtures"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
-// fixtureDir holds real VibeSearchBench samples with their published scores
-// (see SOURCE.md in each folder for attribution).
-const fixtureDir = "../testdata/fixtures"
+// The fixtures are real VibeSearchBench samples with their published scores
+// (testdata/fixtures; see SOURCE.md in each folder for attribution).
 
 type fixture struct {
 	task kg.Task
@@ -21,28 +20,11 @@ type fixture struct {
 
 func loadFixture(t testing.TB, name string) fixture {
 	t.Helper()
-	dir := filepath.Join(fixtureDir, name)
-	task, err := ingest.ReadTask(filepath.Join(dir, "gt.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	preds, err := ingest.ReadPredictions(t.Context(), filepath.Join(dir, "pred.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(preds) != 1 {
-		t.Fatalf("%s: %d predictions", name, len(preds))
-	}
-	ev, err := ingest.ReadEval(filepath.Join(dir, "eval.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	preds[0].TaskID = task.ID
-	preds[0].SampleIdx = ev.SampleIdx
-	return fixture{task, preds[0], ev}
+	f := fixtures.Load(t, name)
+	return fixture{f.Task, f.Pred, f.Eval}
 }
 
-var fixtureNames = []string{"d001", "p012", "p041"}
+var fixtureNames = fixtures.Names()
 
 // TestReplayReproducesPublished is the acceptance test: replaying the
 // recorded verdicts under the paper protocol gives every published number.

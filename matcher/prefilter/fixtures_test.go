@@ -1,17 +1,15 @@
 package prefilter
 
 import (
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/internal/fixtures"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
-const fixtureDir = "../../testdata/fixtures"
-
-var fixtureNames = []string{"d001", "p012", "p041"}
+var fixtureNames = fixtures.Names()
 
 type fixture struct {
 	task kg.Task
@@ -21,21 +19,8 @@ type fixture struct {
 
 func loadFixture(t testing.TB, name string) fixture {
 	t.Helper()
-	dir := filepath.Join(fixtureDir, name)
-	task, err := ingest.ReadTask(filepath.Join(dir, "gt.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	preds, err := ingest.ReadPredictions(t.Context(), filepath.Join(dir, "pred.json"))
-	if err != nil || len(preds) != 1 {
-		t.Fatal(err, len(preds))
-	}
-	ev, err := ingest.ReadEval(filepath.Join(dir, "eval.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	preds[0].TaskID, preds[0].SampleIdx = task.ID, ev.SampleIdx
-	return fixture{task, preds[0], ev}
+	f := fixtures.Load(t, name)
+	return fixture{f.Task, f.Pred, f.Eval}
 }
 
 // recordedSupport returns, per GT triple the recorded judge marked covered,
