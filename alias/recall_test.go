@@ -7,10 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kgjudge/kgjudge/internal/fixtures"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
-// fixture is one sample of testdata/fixtures (see SOURCE.md there).
+// fixture is one sample of the repository's testdata/fixtures (see SOURCE.md there).
 type fixture struct {
 	gt struct {
 		Nodes []kg.Node `json:"nodes"`
@@ -31,7 +32,7 @@ func loadFixture(t testing.TB, name string) *fixture {
 	t.Helper()
 	f := &fixture{}
 	for file, v := range map[string]any{"gt.json": &f.gt, "pred.json": &f.pred, "eval.json": &f.eval} {
-		path := filepath.Join("testdata", "fixtures", name, file)
+		path := filepath.Join(fixtures.Dir(), name, file)
 		raw, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
