@@ -202,6 +202,57 @@ func TestImportEmbeddedStore(t *testing.T) {
 	}
 }
 
+// TestImportTrajectoryJSONL: trajectory lines (qid, sample_idx, the
+// dialogue, then the eval keys) import like eval files, several samples of
+// one task sharing its ground truth.
+func TestImportTrajectoryJSONL(t *testing.T) {
+	var lines []byte
+	var rec map[string]any
+	b, err := os.ReadFile(filepath.Join(fixtureDir, "p012", "eval.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		rec["qid"], rec["sample_idx"] = "012", i
+		rec["messages"] = []any{map[string]any{"role": "user", "content": "..."}}
+		rec["response"] = "```json\n[]\n```"
+		line, _ := json.Marshal(rec)
+		lines = append(append(lines, line...), '\n')
+	}
+	path := filepath.Join(t.TempDir(), "012.jsonl")
+	if err := os.WriteFile(path, lines, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gtDir := t.TempDir()
+	copyFile(t, filepath.Join(fixtureDir, "p012", "gt.json"), filepath.Join(gtDir, "task_012.json"))
+	var stdout, stderr bytes.Buffer
+	for _, gt := range []string{"", gtDir} {
+		dir := filepath.Join(t.TempDir(), "store")
+		res, err := runImport(t.Context(), importOptions{Evals: path, GT: gt, Store: dir}, &stdout, &stderr)
+		if err != nil {
+			t.Fatalf("import (--gt %q): %v\n%s", gt, err, stderr.String())
+		}
+		want := "task_012"
+		if gt == "" {
+			want = "012" // without task files the record's own qid is the task id
+		}
+		if len(res.Items) != 3 || len(res.Tasks) != 1 || res.Tasks[0] != want {
+			t.Fatalf("--gt %q: %d samples, tasks %v", gt, len(res.Items), res.Tasks)
+		}
+		for _, it := range res.Items {
+			if it.Coverage.CoveredCount != 70 || it.TripletF1 != 0.1728 {
+				t.Errorf("--gt %q: sample %d covered %d F1 %v, published 70 and 0.1728", gt, it.SampleIdx, it.Coverage.CoveredCount, it.TripletF1)
+			}
+		}
+		if res.Keys[0].Run != "012" {
+			t.Errorf("run = %q, want the file's base name", res.Keys[0].Run)
+		}
+	}
+}
+
 func TestImportBadRecords(t *testing.T) {
 	dir := evalDir(t)
 	if err := os.WriteFile(filepath.Join(dir, "broken.json"), []byte(`{"qid": "x", "num_pred_triples": 3}`), 0o644); err != nil {
