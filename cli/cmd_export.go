@@ -192,7 +192,7 @@ func itemProps(it *matcher.Item) map[string]any {
 // scoreNeo4jFlags are score's --neo4j flag and the connection flags.
 func scoreNeo4jFlags(on *bool, o *neo4jOptions) []ucli.Flag {
 	return append([]ucli.Flag{
-		&ucli.BoolFlag{Name: "neo4j", Usage: "also sync tasks, predictions, verdicts and metrics to Neo4j as they are produced", Destination: on},
+		&ucli.BoolFlag{Name: "neo4j", Category: "Neo4j", Usage: "also sync tasks, predictions, verdicts and metrics to Neo4j as they are produced", Destination: on},
 	}, neo4jFlags(o)...)
 }
 

@@ -25,11 +25,11 @@ type neo4jOptions struct {
 
 func neo4jFlags(o *neo4jOptions) []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "neo4j-uri", Usage: "Neo4j Bolt URI", Destination: &o.URI, EnvVars: []string{neo4j.EnvURI}},
-		&ucli.StringFlag{Name: "neo4j-user", Usage: "Neo4j user (empty with no password: no auth)", Destination: &o.User, EnvVars: []string{neo4j.EnvUser}},
-		&ucli.StringFlag{Name: "neo4j-password", Usage: "Neo4j password", Destination: &o.Password, EnvVars: []string{neo4j.EnvPassword}},
-		&ucli.StringFlag{Name: "neo4j-database", Usage: "Neo4j database (default: the server's)", Destination: &o.Database, EnvVars: []string{neo4j.EnvDatabase}},
-		&ucli.StringFlag{Name: "neo4j-namespace", Usage: "dataset namespace inside the database (property ns)", Value: neo4j.DefaultNamespace, Destination: &o.Namespace, EnvVars: []string{neo4j.EnvNamespace}},
+		&ucli.StringFlag{Name: "neo4j-uri", Category: "Neo4j", Usage: "Neo4j Bolt URI", Destination: &o.URI, EnvVars: []string{neo4j.EnvURI}},
+		&ucli.StringFlag{Name: "neo4j-user", Category: "Neo4j", Usage: "Neo4j user (empty with no password: no auth)", Destination: &o.User, EnvVars: []string{neo4j.EnvUser}},
+		&ucli.StringFlag{Name: "neo4j-password", Category: "Neo4j", Usage: "Neo4j password", Destination: &o.Password, EnvVars: []string{neo4j.EnvPassword}},
+		&ucli.StringFlag{Name: "neo4j-database", Category: "Neo4j", Usage: "Neo4j database (default: the server's)", Destination: &o.Database, EnvVars: []string{neo4j.EnvDatabase}},
+		&ucli.StringFlag{Name: "neo4j-namespace", Category: "Neo4j", Usage: "dataset namespace inside the database (property ns)", Value: neo4j.DefaultNamespace, Destination: &o.Namespace, EnvVars: []string{neo4j.EnvNamespace}},
 	}
 }
 
