@@ -9,7 +9,9 @@ for pkg in $(go list ./...); do
   for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
     found=$((found + 1))
     echo "== fuzz $pkg $target ($fuzztime)"
-    go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime"
+    # A short minimisation keeps a failure visible within the time budget
+    # (the default 60 s shrink can outlast -fuzztime and hide it).
+    go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime 5s
   done
 done
 echo "fuzzed $found target(s)"
