@@ -452,22 +452,22 @@ MATCH (g:Task {key: r.key})
 UNWIND r.triples AS x
 MATCH (h:Entity {key: x.h})
 MATCH (o:Entity {key: x.t})
-CREATE (n:Triple:GT)
-SET n = x.p
-CREATE (g)-[:HAS_TRIPLE]->(n), (n)-[:HEAD]->(h), (n)-[:TAIL]->(o)
-CREATE (h)-[e:REL]->(o)
-SET e = x.r`
+CREATE (n:Triple:GT {key: x.p.key, ns: x.p.ns, task: x.p.task, index: x.p.index,
+  head: x.p.head, relation: x.p.relation, tail: x.p.tail, head_id: x.p.head_id, tail_id: x.p.tail_id,
+  weight: x.p.weight, stage: x.p.stage, kind: x.p.kind, class: x.p.class})
+CREATE (g)-[:HAS_TRIPLE]->(n), (n)-[:HEAD]->(h), (n)-[:TAIL]->(o),
+  (h)-[:REL {relation: x.r.relation, class: x.r.class, source: x.r.source, graph: x.r.graph, task: x.r.task, index: x.r.index}]->(o)`
 	qPredTriples = `
 UNWIND $rows AS r
 MATCH (g:Sample {key: r.key})
 UNWIND r.triples AS x
 MATCH (h:Entity {key: x.h})
 MATCH (o:Entity {key: x.t})
-CREATE (n:Triple:Pred)
-SET n = x.p
-CREATE (g)-[:HAS_TRIPLE]->(n), (n)-[:HEAD]->(h), (n)-[:TAIL]->(o)
-CREATE (h)-[e:REL]->(o)
-SET e = x.r`
+CREATE (n:Triple:Pred {key: x.p.key, ns: x.p.ns, run: x.p.run, task: x.p.task, sample: x.p.sample, index: x.p.index,
+  head: x.p.head, relation: x.p.relation, tail: x.p.tail, class: x.p.class, valid: x.p.valid, valid_judge: x.p.valid_judge})
+CREATE (g)-[:HAS_TRIPLE]->(n), (n)-[:HEAD]->(h), (n)-[:TAIL]->(o),
+  (h)-[:REL {relation: x.r.relation, class: x.r.class, source: x.r.source, graph: x.r.graph, task: x.r.task,
+    run: x.r.run, sample: x.r.sample, index: x.r.index}]->(o)`
 	qSweepEntities = `
 UNWIND $rows AS r
 MATCH (e:Entity {ns: r.ns, task: r.task})
@@ -494,14 +494,12 @@ UNWIND $rows AS q
 MATCH (s:Sample {key: q.s})
 UNWIND q.items AS r
 MATCH (g:Triple {key: r.g})
-CREATE (s)-[j:JUDGED]->(g)
-SET j = r.p`
+CREATE (s)-[:JUDGED {pos: r.p.pos, state: r.p.state, covered: r.p.covered, kind: r.p.kind, judge: r.p.judge, reason: r.p.reason}]->(g)`
 	qCoveredBy = `
 UNWIND $rows AS r
 MATCH (g:Triple {key: r.g})
 MATCH (p:Triple {key: r.x})
-CREATE (g)-[c:COVERED_BY]->(p)
-SET c = r.p`
+CREATE (g)-[:COVERED_BY {state: r.p.state, kind: r.p.kind, judge: r.p.judge, run: r.p.run, sample: r.p.sample, pos: r.p.pos}]->(p)`
 	qValid = `
 UNWIND $rows AS r
 MATCH (p:Triple {key: r.x})
@@ -510,8 +508,7 @@ SET p.valid = r.state, p.valid_judge = r.judge`
 UNWIND $rows AS r
 MATCH (p:Triple {key: r.x})
 MATCH (g:Triple {key: r.g})
-CREATE (p)-[v:SUPPORTED_BY]->(g)
-SET v = r.p`
+CREATE (p)-[:SUPPORTED_BY {state: r.p.state, judge: r.p.judge, run: r.p.run, sample: r.p.sample, pos: r.p.pos}]->(g)`
 
 	qRunProps = `
 UNWIND $rows AS r
