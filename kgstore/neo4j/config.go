@@ -15,6 +15,7 @@ const (
 	EnvDatabase  = "NEO4J_DATABASE"
 	EnvNamespace = "KGJUDGE_NEO4J_NAMESPACE"
 	EnvBatchRows = "KGJUDGE_NEO4J_BATCH"
+	EnvParallel  = "KGJUDGE_NEO4J_PARALLEL"
 )
 
 // DefaultNamespace is the namespace used when none is configured.
@@ -23,6 +24,9 @@ const DefaultNamespace = "default"
 // DefaultBatchRows is how many rows (triples, verdicts, graph nodes) a
 // Writer gathers before it commits a transaction.
 const DefaultBatchRows = 10000
+
+// DefaultParallel is how many write transactions a Writer runs at once.
+const DefaultParallel = 1
 
 // Config says how to reach Neo4j and where in it kgjudge's graphs live.
 type Config struct {
@@ -41,10 +45,13 @@ type Config struct {
 	// BatchRows bounds the rows of one write transaction; 0 means
 	// DefaultBatchRows.
 	BatchRows int
+	// Parallel bounds the write transactions a Writer runs at once (on
+	// different tasks); 0 means DefaultParallel.
+	Parallel int
 }
 
 // ConfigFromEnv reads NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE,
-// KGJUDGE_NEO4J_NAMESPACE and KGJUDGE_NEO4J_BATCH. Unset variables leave
+// KGJUDGE_NEO4J_NAMESPACE, KGJUDGE_NEO4J_BATCH and KGJUDGE_NEO4J_PARALLEL. Unset variables leave
 // fields empty (zero), which Open fills with defaults.
 func ConfigFromEnv() Config {
 	c := Config{
@@ -56,6 +63,9 @@ func ConfigFromEnv() Config {
 	}
 	if n, err := strconv.Atoi(os.Getenv(EnvBatchRows)); err == nil {
 		c.BatchRows = n
+	}
+	if n, err := strconv.Atoi(os.Getenv(EnvParallel)); err == nil {
+		c.Parallel = n
 	}
 	return c
 }
@@ -73,6 +83,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.BatchRows <= 0 {
 		c.BatchRows = DefaultBatchRows
+	}
+	if c.Parallel <= 0 {
+		c.Parallel = DefaultParallel
 	}
 	return c, nil
 }

@@ -104,7 +104,7 @@ func TestWriteOrder(t *testing.T) {
 	}
 	// Batched, verdicts first, in small transactions.
 	cfg := testConfig(t)
-	cfg.BatchRows = 7
+	cfg.BatchRows, cfg.Parallel = 7, 3
 	s := openTest(t, cfg)
 	defer s.Close()
 	w := s.NewWriter()

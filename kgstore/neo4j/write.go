@@ -20,17 +20,26 @@ import (
 
 // Writer buffers graphs and commits them in large transactions of about
 // Config.BatchRows rows each (triples, task nodes, verdicts), with UNWIND
-// statements. A graph is never split across transactions. Writes are
+// statements. A graph is never split across transactions, and a batch is cut
+// where the task changes when it can. Up to Config.Parallel transactions run
+// at once, but never two that touch the same task (a task's graphs, entities
+// and samples), so a task's writes apply in the order they were made. Writes are
 // idempotent: every task, prediction and verdict set carries a content hash,
 // and one whose hash is unchanged is skipped, so syncing twice changes
 // nothing. A Writer is safe for concurrent use; call Flush (or Close) to
 // commit what is buffered.
 type Writer struct {
-	s       *Store
-	mu      sync.Mutex
+	s *Store
+
+	mu      sync.Mutex // guards pending and rows
 	pending []*unit
 	rows    int
-	stats   Stats
+
+	fl       sync.Mutex // guards the commits in flight and their outcome
+	cond     *sync.Cond
+	inflight []*flight // transactions in flight
+	err      error     // the first failed commit: the Writer is broken
+	stats    Stats
 }
 
 // Stats counts what a Writer committed.
@@ -42,7 +51,26 @@ type Stats struct {
 }
 
 // NewWriter returns a buffering writer on s.
-func (s *Store) NewWriter() *Writer { return &Writer{s: s} }
+func (s *Store) NewWriter() *Writer {
+	w := &Writer{s: s}
+	w.cond = sync.NewCond(&w.fl)
+	return w
+}
+
+// flight is a transaction in flight and the tasks it writes.
+type flight struct{ tasks map[string]bool }
+
+// taskOf is the task a unit writes under ("" for run properties, which touch
+// only the run node).
+func taskOf(u *unit) string {
+	switch u.kind {
+	case kindTask, kindTaskProps:
+		return u.id
+	case kindRunProps:
+		return ""
+	}
+	return u.sk.TaskID
+}
 
 type unitKind int
 
@@ -177,59 +205,118 @@ func (w *Writer) add(ctx context.Context, u *unit) error {
 	defer w.mu.Unlock()
 	w.pending = append(w.pending, u)
 	w.rows += u.rows
-	for w.rows >= w.s.cfg.BatchRows {
-		if err := w.commitChunk(ctx); err != nil {
-			return err
-		}
+	if w.rows < w.s.cfg.BatchRows {
+		return nil
 	}
-	return nil
+	// Keep the last task's units back unless they alone fill a batch: more
+	// of them may follow, and a batch that ends where a task ends can be
+	// written next to the following one.
+	cut, tail := len(w.pending), 0
+	last := taskOf(u)
+	for cut > 0 && taskOf(w.pending[cut-1]) == last {
+		cut--
+		tail += w.pending[cut].rows
+	}
+	if cut == 0 || tail >= w.s.cfg.BatchRows {
+		cut, tail = len(w.pending), 0
+	}
+	batch := w.pending[:cut:cut]
+	w.pending = append([]*unit(nil), w.pending[cut:]...)
+	w.rows = tail
+	return w.dispatch(ctx, batch)
 }
 
-// Flush commits everything buffered.
+// Flush commits everything buffered and waits for every transaction in
+// flight. It returns the first error of any commit.
 func (w *Writer) Flush(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	for len(w.pending) > 0 {
-		if err := w.commitChunk(ctx); err != nil {
+		n, rows := 0, 0
+		for n < len(w.pending) && (n == 0 || rows+w.pending[n].rows <= w.s.cfg.BatchRows) {
+			rows += w.pending[n].rows
+			n++
+		}
+		batch := w.pending[:n:n]
+		w.pending = w.pending[n:]
+		w.rows -= rows
+		if err := w.dispatch(ctx, batch); err != nil {
+			w.pending, w.rows = nil, 0
+			w.mu.Unlock()
 			return err
 		}
 	}
-	return nil
+	w.pending = nil
+	w.mu.Unlock()
+	w.fl.Lock()
+	defer w.fl.Unlock()
+	for len(w.inflight) > 0 {
+		w.cond.Wait()
+	}
+	return w.err
 }
 
 // Stats returns what was committed so far.
 func (w *Writer) Stats() Stats {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.fl.Lock()
+	defer w.fl.Unlock()
 	return w.stats
 }
 
-// commitChunk commits the oldest pending units, up to BatchRows rows (at
-// least one unit), in one transaction. Called with w.mu held.
-func (w *Writer) commitChunk(ctx context.Context) error {
-	n, rows := 0, 0
-	for n < len(w.pending) && (n == 0 || rows+w.pending[n].rows <= w.s.cfg.BatchRows) {
-		rows += w.pending[n].rows
-		n++
+// dispatch starts a transaction for units once a slot is free and no
+// transaction in flight shares a task with it.
+func (w *Writer) dispatch(ctx context.Context, units []*unit) error {
+	f := &flight{tasks: map[string]bool{}}
+	for _, u := range units {
+		f.tasks[taskOf(u)] = true
 	}
-	st, err := w.s.writeTx(ctx, w.pending[:n])
-	if err != nil {
-		// What failed stays out of the buffer: the caller sees the error.
-		w.pending = w.pending[n:]
-		w.rows -= rows
+	conflict := func() bool {
+		for _, other := range w.inflight {
+			for t := range f.tasks {
+				if other.tasks[t] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	w.fl.Lock()
+	for w.err == nil && (len(w.inflight) >= w.s.cfg.Parallel || conflict()) {
+		w.cond.Wait()
+	}
+	if w.err != nil {
+		err := w.err
+		w.fl.Unlock()
 		return err
 	}
-	w.stats.Tasks += st.Tasks
-	w.stats.Predictions += st.Predictions
-	w.stats.VerdictSets += st.VerdictSets
-	w.stats.Unchanged += st.Unchanged
-	w.stats.Triples += st.Triples
-	w.stats.Transactions += st.Transactions
-	w.pending = w.pending[n:]
-	w.rows -= rows
+	w.inflight = append(w.inflight, f)
+	w.fl.Unlock()
+	go func() {
+		st, err := w.s.writeTx(ctx, units)
+		w.fl.Lock()
+		defer w.fl.Unlock()
+		for i, other := range w.inflight {
+			if other == f {
+				w.inflight = append(w.inflight[:i], w.inflight[i+1:]...)
+				break
+			}
+		}
+		if err != nil {
+			if w.err == nil {
+				w.err = err
+			}
+		} else {
+			w.stats.Tasks += st.Tasks
+			w.stats.Predictions += st.Predictions
+			w.stats.VerdictSets += st.VerdictSets
+			w.stats.Unchanged += st.Unchanged
+			w.stats.Triples += st.Triples
+			w.stats.Transactions += st.Transactions
+		}
+		w.cond.Broadcast()
+	}()
 	return nil
 }
 
