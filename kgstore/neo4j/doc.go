@@ -40,7 +40,8 @@
 //
 // Every Put is one transaction of a few UNWIND statements with parameters
 // (no Cypher is built from data). A Writer batches many graphs into
-// transactions of about Config.BatchRows rows. Each graph carries a content
+// transactions of about Config.BatchRows rows (Config.Parallel at once, on
+// disjoint tasks). Each graph carries a content
 // hash; writing the same graph again is skipped inside the transaction, so
 // a second sync changes nothing. A changed graph replaces the old one
 // (its triples deleted and recreated, orphaned entities removed).
