@@ -378,3 +378,54 @@ func TestScoreOpenAIMisbehavingServer(t *testing.T) {
 		})
 	}
 }
+
+// TestScoreOpenAIBudget: a token budget stops the run cleanly (the rest is
+// unjudged, exit 3) and a rerun with a fresh budget continues from the cache
+// without asking any claim again, ending as an unbudgeted run does.
+func TestScoreOpenAIBudget(t *testing.T) {
+	srv := fakeopenai.New()
+	defer srv.Close()
+	store := filepath.Join(t.TempDir(), "s")
+	out1 := t.TempDir()
+	code, stdout, stderr := runCLI(t, openaiArgs(srv, store, out1, "--max-tokens", "3000", "--concurrency", "1"))
+	if code != ExitUnjudged {
+		t.Fatalf("budgeted run: exit %d, want %d\n%s\n%s", code, ExitUnjudged, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "token budget reached") {
+		t.Errorf("the table must say the budget was reached:\n%s", stdout)
+	}
+	inv, _ := os.ReadFile(filepath.Join(out1, "invocation.json"))
+	if !bytes.Contains(inv, []byte(`"budget_reached": true`)) {
+		t.Errorf("invocation.json: budget not recorded")
+	}
+	calls := len(srv.Calls())
+	if calls == 0 {
+		t.Fatal("the budget allowed no call at all: raise it")
+	}
+	out2 := t.TempDir()
+	if code, _, stderr := runCLI(t, openaiArgs(srv, store, out2)); code != ExitOK {
+		t.Fatalf("rerun: exit %d\n%s", code, stderr)
+	}
+	seen := map[string]int{}
+	for _, c := range srv.Calls() {
+		for _, cl := range c.Claims {
+			seen[claimKey(c, cl)]++
+		}
+	}
+	for k, n := range seen {
+		if n > 1 {
+			t.Errorf("claim asked %d times across the budgeted run and its rerun: %q", n, k)
+		}
+	}
+	srv2 := fakeopenai.New()
+	defer srv2.Close()
+	out3 := t.TempDir()
+	if code, _, stderr := runCLI(t, openaiArgs(srv2, filepath.Join(t.TempDir(), "fresh"), out3)); code != ExitOK {
+		t.Fatalf("fresh run: exit %d\n%s", code, stderr)
+	}
+	a, _ := os.ReadFile(filepath.Join(out2, "items", "task_e01_Kyoto Weekend_sample0.json"))
+	b, _ := os.ReadFile(filepath.Join(out3, "items", "task_e01_Kyoto Weekend_sample0.json"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Error("the continued run differs from an unbudgeted one")
+	}
+}
