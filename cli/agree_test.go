@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +11,25 @@ import (
 
 func TestAgreeRecordedVsOffline(t *testing.T) {
 	gt, pred, verdicts, _ := fixtureLayout(t)
+	// The task files carry their subset (a kgjudge extension key).
+	for name, subset := range map[string]string{"d001": "daily", "p012": "pro", "p041": "pro"} {
+		path := filepath.Join(gt, name+".json")
+		var task map[string]any
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &task); err != nil {
+			t.Fatal(err)
+		}
+		task["subset"] = subset
+		if b, err = json.Marshal(task); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	store := filepath.Join(t.TempDir(), "store")
 	for _, run := range []struct{ name, judge string }{{"recorded", "replay"}, {"again", "replay"}, {"offline", "offline"}} {
 		o := scoreOptions{GT: gt, Pred: pred, Judge: run.judge, Protocol: "paper", Store: store, Out: t.TempDir(), Run: run.name}
@@ -45,8 +66,30 @@ func TestAgreeRecordedVsOffline(t *testing.T) {
 	if dis != all.Coverage.OnlyA+all.Coverage.OnlyB || dis == 0 {
 		t.Errorf("%d coverage disagreements listed, counts say %d", dis, all.Coverage.OnlyA+all.Coverage.OnlyB)
 	}
-	if len(rep.Groups) != 3 || rep.Groups[1].Group != "language en" || rep.Groups[2].Group != "language zh" || rep.Groups[2].Samples != 2 {
-		t.Errorf("groups %+v", rep.Groups)
+	var names []string
+	samples := map[string]int{}
+	for _, g := range rep.Groups {
+		names = append(names, g.Group)
+		samples[g.Group] = g.Samples
+	}
+	// d001 is zh/daily, p012 en/pro, p041 zh/pro.
+	if strings.Join(names, ",") != "all,language en,language zh,subset daily,subset pro" ||
+		samples["all"] != 3 || samples["language zh"] != 2 || samples["subset pro"] != 2 || samples["subset daily"] != 1 {
+		t.Errorf("groups %v, samples %v", names, samples)
+	}
+	var pro, en, zh int
+	for _, g := range rep.Groups {
+		switch g.Group {
+		case "subset pro":
+			pro = g.Coverage.N
+		case "language en":
+			en = g.Coverage.N
+		case "language zh":
+			zh = g.Coverage.N
+		}
+	}
+	if pro != 397+313 || en+zh != all.Coverage.N {
+		t.Errorf("coverage claims: pro %d, en %d + zh %d vs all %d", pro, en, zh, all.Coverage.N)
 	}
 	if !strings.Contains(out.String(), "kappa") || !strings.Contains(out.String(), "first 5") {
 		t.Errorf("output:\n%s", out.String())

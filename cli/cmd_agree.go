@@ -57,7 +57,7 @@ func agreeCommand() *ucli.Command {
 	var o agreeOptions
 	return &ucli.Command{
 		Name:      "agree",
-		Usage:     "agreement between two runs' verdicts: accuracy and Cohen's kappa per pass and language, and the claims they disagree on",
+		Usage:     "agreement between two runs' verdicts: accuracy and Cohen's kappa per pass, language and subset, and the claims they disagree on",
 		UsageText: "kgjudge agree RUN_A RUN_B [--store DIR] [--show N] [--json]",
 		Description: `Compares the verdicts two runs stored for the same samples (e.g. an LLM judge against the
 benchmark's recorded verdicts, scored with --judge replay --run recorded, or prefiltered against
@@ -138,14 +138,6 @@ func runAgree(ctx context.Context, o agreeOptions, w io.Writer) (*AgreeReport, e
 	})
 
 	groups := map[string]*GroupAgreement{}
-	group := func(name string) *GroupAgreement {
-		g, ok := groups[name]
-		if !ok {
-			g = &GroupAgreement{Group: name}
-			groups[name] = g
-		}
-		return g
-	}
 	for _, k := range common {
 		va, err := store.Verdicts(ctx, ka[k])
 		if errors.Is(err, kgstore.ErrNotFound) {
@@ -167,55 +159,42 @@ func runAgree(ctx context.Context, o agreeOptions, w io.Writer) (*AgreeReport, e
 		if err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		lang := task.Language
-		if lang == "" {
-			lang = "unknown"
-		}
-		g := group("language " + lang)
-		g.Samples++
-		sample := ka[k].Sample
-		covA, covB := coverageByIndex(va.Coverage), coverageByIndex(vb.Coverage)
-		for i, gt := range task.Triples {
-			a, b := covA[i], covB[i]
-			g.Coverage.Add(a.State, b.State)
-			if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
-				rep.Disagreements = append(rep.Disagreements, Disagreement{TaskID: task.ID, Sample: sample, Pass: "coverage", Index: i,
-					Claim: gt.Triple, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
+		s, dis := compareSample(&task, &pred, ka[k].Sample, va, vb)
+		rep.Disagreements = append(rep.Disagreements, dis...)
+		// A sample counts once in "all", once under its language and once
+		// under its subset.
+		for _, name := range []string{"all", "language " + orUnknown(task.Language), "subset " + orUnknown(task.Subset)} {
+			g, ok := groups[name]
+			if !ok {
+				g = &GroupAgreement{Group: name}
+				groups[name] = g
 			}
-		}
-		if va.Validity != nil && vb.Validity != nil {
-			valA, valB := validityByIndex(va.Validity), validityByIndex(vb.Validity)
-			for i, p := range pred.Triples {
-				a, b := valA[i], valB[i]
-				g.Validity.Add(a.State, b.State)
-				if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
-					rep.Disagreements = append(rep.Disagreements, Disagreement{TaskID: task.ID, Sample: sample, Pass: "validity", Index: i,
-						Claim: p, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
-				}
-			}
+			g.Samples++
+			g.Coverage.Merge(s.Coverage)
+			g.Validity.Merge(s.Validity)
 		}
 	}
-	all := GroupAgreement{Group: "all"}
+	if groups["all"] == nil {
+		return rep, userErrorf("runs %q and %q have no judged sample in common", o.RunA, o.RunB)
+	}
 	var names []string
 	for n := range groups {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	// "all" first, then languages, then subsets.
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == "all") != (names[j] == "all") {
+			return names[i] == "all"
+		}
+		return names[i] < names[j]
+	})
 	for _, n := range names {
 		g := groups[n]
-		all.Samples += g.Samples
-		all.Coverage.Merge(g.Coverage)
-		all.Validity.Merge(g.Validity)
 		g.Coverage.Finish()
 		g.Validity.Finish()
 		rep.Groups = append(rep.Groups, *g)
 	}
-	all.Coverage.Finish()
-	all.Validity.Finish()
-	rep.Groups = append([]GroupAgreement{all}, rep.Groups...)
-	if all.Samples == 0 {
-		return rep, userErrorf("runs %q and %q have no judged sample in common", o.RunA, o.RunB)
-	}
+	all := rep.Groups[0]
 
 	if o.JSON {
 		return rep, printJSON(w, rep)
@@ -270,4 +249,38 @@ func validityByIndex(vs []kg.Validity) map[int]kg.Validity {
 		m[v.PredIndex] = v
 	}
 	return m
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// compareSample compares two runs' verdicts on one sample.
+func compareSample(task *kg.Task, pred *kg.Prediction, sample int, va, vb kgstore.Verdicts) (GroupAgreement, []Disagreement) {
+	var g GroupAgreement
+	var dis []Disagreement
+	covA, covB := coverageByIndex(va.Coverage), coverageByIndex(vb.Coverage)
+	for i, gt := range task.Triples {
+		a, b := covA[i], covB[i]
+		g.Coverage.Add(a.State, b.State)
+		if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
+			dis = append(dis, Disagreement{TaskID: task.ID, Sample: sample, Pass: "coverage", Index: i,
+				Claim: gt.Triple, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
+		}
+	}
+	if va.Validity != nil && vb.Validity != nil {
+		valA, valB := validityByIndex(va.Validity), validityByIndex(vb.Validity)
+		for i, p := range pred.Triples {
+			a, b := valA[i], valB[i]
+			g.Validity.Add(a.State, b.State)
+			if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
+				dis = append(dis, Disagreement{TaskID: task.ID, Sample: sample, Pass: "validity", Index: i,
+					Claim: p, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
+			}
+		}
+	}
+	return g, dis
 }

@@ -193,6 +193,9 @@ func runImport(ctx context.Context, o importOptions, stdout, stderr io.Writer) (
 		if !used[id] {
 			continue // --gt may hold more tasks than the records cover
 		}
+		if o.Subset != "" {
+			taskByID[id].Subset = o.Subset
+		}
 		if err := store.PutTask(ctx, *taskByID[id]); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
@@ -210,13 +213,6 @@ func runImport(ctx context.Context, o importOptions, stdout, stderr io.Writer) (
 		if len(props) > 0 {
 			if err := sync.w.SetRunProps(ctx, o.Run, props); err != nil {
 				return nil, err
-			}
-		}
-		if o.Subset != "" {
-			for _, id := range res.Tasks {
-				if err := sync.w.SetTaskProps(ctx, id, map[string]any{"subset": o.Subset}); err != nil {
-					return nil, err
-				}
 			}
 		}
 	}

@@ -46,6 +46,7 @@ type scoreOptions struct {
 	Concurrency int
 	Batching    string
 	Aliases     string
+	Subset      string
 	Timeout     time.Duration
 	Attempts    int
 
@@ -99,6 +100,7 @@ EXAMPLES:
 			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
+			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset (e.g. pro, daily) of the tasks whose file gives none", Destination: &o.Subset},
 			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; format in alias/README.md)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
 			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "prefilter (few candidates per claim, deterministic tier first) | reference (5 batches with the whole predicted list, as the reference) | whole", Value: "prefilter", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
 			&ucli.DurationFlag{Name: "judge-timeout", Category: "LLM judge", Usage: "per-request timeout", Value: 3 * time.Minute, Destination: &o.Timeout, EnvVars: []string{"KGJUDGE_JUDGE_TIMEOUT"}},
@@ -171,6 +173,11 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		return nil, err
 	}
 	inputErrs := in.problems
+	for i := range in.tasks {
+		if in.tasks[i].Subset == "" {
+			in.tasks[i].Subset = o.Subset
+		}
+	}
 
 	judge, closeJudge, err := newJudge(ctx, o, in.ids, in.mapping)
 	if err != nil {

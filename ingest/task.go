@@ -60,6 +60,9 @@ func decodeTask(data []byte, name string) (kg.Task, error) {
 		return task, err
 	}
 	var hasQuery bool
+	if task.Subset, _, err = optString(top, "subset", "", name); err != nil {
+		return task, err
+	}
 	if task.FinalQuery, hasQuery, err = optString(top, "final_query", "", name); err != nil {
 		return task, err
 	}

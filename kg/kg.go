@@ -39,8 +39,11 @@ type GTTriple struct {
 
 // Task is one ground-truth task: the user's query and its answer graph.
 type Task struct {
-	ID         string     `json:"task_id"`
-	Language   string     `json:"language,omitempty"`
+	ID       string `json:"task_id"`
+	Language string `json:"language,omitempty"`
+	// Subset is the benchmark subset (VibeSearchBench: "pro" or "daily"),
+	// from the task file's "subset" key or the command line (--subset).
+	Subset     string     `json:"subset,omitempty"`
 	FinalQuery string     `json:"final_query,omitempty"`
 	Nodes      []Node     `json:"nodes"`
 	Triples    []GTTriple `json:"triples"`

@@ -5,7 +5,7 @@ import "testing"
 func TestNormalize(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"  Hello,  World! ", "hello world"},
-		{"ＡＢＣ　１２３", "abc 123"},        // full width folds to ASCII
+		{"ＡＢＣ　１２３", "abc 123"},          // full width folds to ASCII
 		{"“兰蔻”（Lancôme）", "兰蔻 lancôme"}, // CJK punctuation dropped
 		{"$19.99", "$19.99"}, {"1,000 km.", "1,000 km"},
 		{"+17.1%", "+17.1%"},

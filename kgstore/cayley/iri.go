@@ -25,6 +25,7 @@ const (
 	// Task.
 	pTaskID     = quad.IRI("kg:taskId")
 	pLanguage   = quad.IRI("kg:language")
+	pSubset     = quad.IRI("kg:subset")
 	pFinalQuery = quad.IRI("kg:finalQuery")
 	pNode       = quad.IRI("kg:node")
 	pNodeID     = quad.IRI("kg:nodeId")
@@ -58,6 +59,7 @@ const (
 	pParseSalvaged    = quad.IRI("kg:parseSalvaged")
 	pParseStringified = quad.IRI("kg:parseStringified")
 	pParseSkipped     = quad.IRI("kg:parseSkipped")
+	pParseMisaligned  = quad.IRI("kg:parseMisaligned")
 	pNote             = quad.IRI("kg:note")
 
 	// Verdicts.

@@ -73,6 +73,7 @@ func encodeTask(t kg.Task) ([]quad.Quad, error) {
 	b.add(root, pType, tTask)
 	b.add(root, pTaskID, quad.String(t.ID))
 	b.str(root, pLanguage, t.Language)
+	b.str(root, pSubset, t.Subset)
 	b.str(root, pFinalQuery, t.FinalQuery)
 	b.list(root, pNode, "node", len(t.Nodes), t.Nodes == nil, func(i int, it quad.IRI) {
 		n := t.Nodes[i]
@@ -121,6 +122,7 @@ func encodePrediction(k kgstore.SampleKey, p kg.Prediction) []quad.Quad {
 	b.num(root, pParseSalvaged, r.Salvaged)
 	b.num(root, pParseStringified, r.Stringified)
 	b.num(root, pParseSkipped, r.Skipped)
+	b.num(root, pParseMisaligned, r.Misaligned)
 	b.strings(root, pNote, "note", r.Notes)
 	b.list(root, pTriple, "triple", len(p.Triples), p.Triples == nil, func(i int, it quad.IRI) {
 		b.triple(it, p.Triples[i])
@@ -315,6 +317,7 @@ func decodeTask(g *view, root quad.IRI) (kg.Task, error) {
 	var e errs
 	t.ID = e.s(g.str(root, pTaskID))
 	t.Language = e.s(g.str(root, pLanguage))
+	t.Subset = e.s(g.str(root, pSubset))
 	t.FinalQuery = e.s(g.str(root, pFinalQuery))
 	if e.err != nil {
 		return t, e.err
@@ -392,6 +395,7 @@ func decodePrediction(g *view, root quad.IRI) (kg.Prediction, error) {
 	r.Salvaged = e.i(g.num(root, pParseSalvaged))
 	r.Stringified = e.i(g.num(root, pParseStringified))
 	r.Skipped = e.i(g.num(root, pParseSkipped))
+	r.Misaligned = e.i(g.num(root, pParseMisaligned))
 	if e.err != nil {
 		return p, e.err
 	}

@@ -194,7 +194,7 @@ RETURN t{.*} AS t,
 	}
 	r := recs[0]
 	p := mapOf(r.Values[0])
-	t := kg.Task{ID: str(p["id"]), Language: str(p["language"]), FinalQuery: str(p["final_query"]), Warnings: strs(p["warnings"])}
+	t := kg.Task{ID: str(p["id"]), Language: str(p["language"]), Subset: str(p["subset"]), FinalQuery: str(p["final_query"]), Warnings: strs(p["warnings"])}
 	nodes := list(r.Values[1])
 	if !boolOf(p["nodes_nil"]) {
 		t.Nodes = make([]kg.Node, len(nodes))
@@ -258,7 +258,7 @@ RETURN s{.*} AS s, [(s)-[:HAS_TRIPLE]->(x) | x{.index, .head, .relation, .tail}]
 		Report: kg.ParseReport{
 			Status: kg.ParseStatus(str(p["parse_status"])), Method: str(p["parse_method"]),
 			Triples: num(p["parse_triples"]), Salvaged: num(p["parse_salvaged"]),
-			Stringified: num(p["parse_stringified"]), Skipped: num(p["parse_skipped"]),
+			Stringified: num(p["parse_stringified"]), Skipped: num(p["parse_skipped"]), Misaligned: num(p["parse_misaligned"]),
 			Notes: strs(p["parse_notes"]),
 		},
 	}

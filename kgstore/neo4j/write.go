@@ -1025,7 +1025,7 @@ func taskNodeProps(ns string, t *kg.Task, hash string) map[string]any {
 		warnings = t.Warnings
 	}
 	return map[string]any{
-		"ns": ns, "id": t.ID, "language": t.Language, "final_query": t.FinalQuery, "warnings": warnings,
+		"ns": ns, "id": t.ID, "language": t.Language, "subset": t.Subset, "final_query": t.FinalQuery, "warnings": warnings,
 		"nodes_nil": t.Nodes == nil, "triples_nil": t.Triples == nil,
 		"n_nodes": len(t.Nodes), "n_triples": len(t.Triples), "loaded": true, "hash": hash,
 	}
@@ -1041,7 +1041,7 @@ func predProps(p *kg.Prediction, hash string) map[string]any {
 		"qid": p.QID, "pred_task_id": p.TaskID, "pred_sample_idx": p.SampleIdx,
 		"parse_status": string(p.Report.Status), "parse_method": p.Report.Method,
 		"parse_triples": p.Report.Triples, "parse_salvaged": p.Report.Salvaged,
-		"parse_stringified": p.Report.Stringified, "parse_skipped": p.Report.Skipped, "parse_notes": notes,
+		"parse_stringified": p.Report.Stringified, "parse_skipped": p.Report.Skipped, "parse_misaligned": p.Report.Misaligned, "parse_notes": notes,
 		"triples_nil": p.Triples == nil, "n_pred_triples": len(p.Triples),
 	}
 }

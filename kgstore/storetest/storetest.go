@@ -172,6 +172,7 @@ func Tasks() []kg.Task {
 		{
 			ID:         "task-001",
 			Language:   "en",
+			Subset:     "pro",
 			FinalQuery: "Who discovered radium, and where was she born?",
 			Nodes: []kg.Node{
 				{ID: "n1", Name: "Marie Curie", Aliases: []string{"Maria Skłodowska", "Madame Curie", "Madame Curie"}},
@@ -233,7 +234,7 @@ func Predictions() []Prediction {
 		{k("run-a", "task-001", 1), kg.Prediction{
 			QID: "001", TaskID: "task-001", SampleIdx: 1,
 			Triples: []kg.Triple{{Head: "Marie Curie", Relation: "won", Tail: "Nobel Prize"}},
-			Report:  kg.ParseReport{Status: kg.ParseSalvaged, Method: "salvage", Triples: 1, Salvaged: 1, Skipped: 2, Notes: []string{}},
+			Report:  kg.ParseReport{Status: kg.ParseSalvaged, Method: "salvage", Triples: 1, Salvaged: 1, Skipped: 2, Misaligned: 3, Notes: []string{}},
 		}},
 		{k("run-a", "名前 based task / 1", 0), kg.Prediction{
 			QID: "名前 based task / 1", TaskID: "名前 based task / 1",
