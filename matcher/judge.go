@@ -2,6 +2,8 @@ package matcher
 
 import (
 	"context"
+	"strings"
+	"unicode"
 
 	"github.com/kgjudge/kgjudge/alias"
 	"github.com/kgjudge/kgjudge/kg"
@@ -47,6 +49,7 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 		return Judgement{}, err
 	}
 	rs := rules.New(o.Concepts, append(alias.GTAliasSets(task.Nodes), o.Aliases...))
+	equateAligned(rs, task, pred, res)
 	predByKey := map[string][]int{}
 	for i, t := range pred.Triples {
 		k := t.Key()
@@ -74,7 +77,10 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 				v.State, v.Kind, v.Support, v.Reason = kg.Covered, d.Kind, d.Support, d.Reason
 			}
 		}
-		if v.State == kg.Covered && (v.Kind == kg.KindDirect || v.Kind == kg.KindSubsumption) {
+		// A predicted triple stating a covered GT fact as it is (direct)
+		// is valid; one that covers it with a richer value (subsumption)
+		// says more than the GT graph supports, and is left to Valid.
+		if v.State == kg.Covered && v.Kind == kg.KindDirect {
 			for _, pi := range v.Support {
 				supportedBy[pi] = append(supportedBy[pi], gi)
 			}
@@ -101,4 +107,49 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 		j.Validity[pi] = v
 	}
 	return j, nil
+}
+
+// equateAligned tells the rules which GT and predicted names the prefilter
+// paired by something other than the names' text: structural alignment
+// (translations and transliterations that share their neighbours' values:
+// "London Gold Pool" / "伦敦黄金总库") and standalone acronyms ("Special
+// Drawing Rights" / "SDR"). A candidate's Why names the GT end it matched
+// ("head:structure"); the predicted end is the one that is not the other GT
+// end's name.
+func equateAligned(rs *rules.Rules, task *kg.Task, pred *kg.Prediction, res *prefilter.Result) {
+	for gi, c := range res.GT {
+		gt := task.Triples[gi].Triple
+		for _, x := range c.Candidates {
+			end, how, ok := strings.Cut(x.Why, ":")
+			if !ok || how != "structure" && how != "acronym" {
+				continue
+			}
+			name, other := gt.Head, gt.Tail
+			if end == "tail" {
+				name, other = gt.Tail, gt.Head
+			}
+			p := pred.Triples[x.Index]
+			// Alignment by structure is for names that do not cross
+			// languages; within one script two siblings sharing a value
+			// (two papers in one journal) are not one thing.
+			if how == "structure" && hanName(name) == hanName(p.Head) && hanName(name) == hanName(p.Tail) {
+				continue
+			}
+			switch {
+			case !rs.SameEntity(other, p.Head) && !rs.SameEntity(name, p.Tail):
+				rs.Equate(name, p.Head)
+			case !rs.SameEntity(other, p.Tail):
+				rs.Equate(name, p.Tail)
+			}
+		}
+	}
+}
+
+func hanName(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
 }

@@ -22,6 +22,7 @@ import (
 type Rules struct {
 	concepts *alias.Concepts
 	aliasOf  map[string][]int
+	equiv    map[string]map[string]bool // see Equate
 }
 
 // New builds rules with a concept table (nil: built-in) and alias sets
@@ -89,7 +90,7 @@ func (r *Rules) SameEntity(a, b string) bool {
 	if ka == "" || kb == "" {
 		return false
 	}
-	if ka == kb {
+	if ka == kb || r.equated(ka, kb) {
 		return true
 	}
 	for _, x := range r.aliasOf[ka] {
@@ -99,13 +100,38 @@ func (r *Rules) SameEntity(a, b string) bool {
 			}
 		}
 	}
-	pb := parts(b)
-	for _, p := range parts(a) {
-		if has(pb, p) {
-			return true
+	pa, pb := parts(a), parts(b)
+	if sameSegments(ka, kb) {
+		return true
+	}
+	for _, p := range pa {
+		for _, q := range pb {
+			if (p == q || r.equated(p, q) || sameSegments(p, q)) && !distinctRest(pa, pb, ka, kb) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// distinctRest: both names have parts beyond the shared one and none of
+// them agree ("Nudge: The Final Edition" / "Nudge: Improving Decisions":
+// one title, two books), so a shared part does not make them one thing.
+func distinctRest(pa, pb []string, ka, kb string) bool {
+	if len(pa) < 2 || len(pb) < 2 {
+		return false
+	}
+	extra := func(ps []string, full, other string, ops []string) []string {
+		var out []string
+		for _, p := range ps {
+			if p != full && p != other && !has(ops, p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	ea, eb := extra(pa, ka, kb, pb), extra(pb, kb, ka, pa)
+	return len(ea) > 0 && len(eb) > 0
 }
 
 // SameRelation: the same Canon key, a shared concept, or one relation
@@ -193,7 +219,7 @@ func (r *Rules) ValueIn(v, x string) bool {
 	if kv == "" || kx == "" {
 		return false
 	}
-	return r.SameValue(v, x) || has(parts(x), kv) || contains(kx, kv) || contains(kg.Normalize(x), kg.Normalize(v))
+	return r.SameValue(v, x) || has(parts(x), kv) || contains(kx, kv) || contains(kg.Normalize(x), kg.Normalize(v)) || wordsSubset(kv, kx)
 }
 
 // SameValue: the same Canon key or one alias set (no name parts: a part of a
@@ -203,7 +229,7 @@ func (r *Rules) SameValue(a, b string) bool {
 	if ka == "" || kb == "" {
 		return false
 	}
-	if ka == kb {
+	if ka == kb || r.equated(ka, kb) {
 		return true
 	}
 	for _, x := range r.aliasOf[ka] {
@@ -237,6 +263,13 @@ func isBridge(rel string) bool {
 func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision {
 	var direct, subsumed, sameHeadRel []int
 	for _, p := range cands {
+		// The same fact read backwards: "Nudge | author | Richard
+		// Thaler" is "Richard H. Thaler & Cass R. Sunstein | published |
+		// Nudge"; "提出方案" / "提出者".
+		if r.Inverse(gt.Relation, p.Relation) && r.SameSubject(gt.Head, p.Tail) && r.ValueIn(gt.Tail, p.Head) {
+			direct = append(direct, p.Index)
+			continue
+		}
 		if !r.SameRelation(gt.Relation, p.Relation) {
 			continue
 		}
@@ -244,6 +277,10 @@ func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision
 		case r.SameSubject(gt.Head, p.Head) && r.SameValue(gt.Tail, p.Tail):
 			direct = append(direct, p.Index)
 		case r.SameSubject(gt.Head, p.Head) && r.ValueIn(gt.Tail, p.Tail):
+			subsumed = append(subsumed, p.Index)
+		case r.SameSubject(gt.Head, p.Head) && isUniversal(p.Tail) && !isUniversal(gt.Tail):
+			// A universal value ("通用", "all skin types") entails each
+			// specific value of its kind.
 			subsumed = append(subsumed, p.Index)
 		case r.SameSubject(gt.Head, p.Head):
 			sameHeadRel = append(sameHeadRel, p.Index)
@@ -303,10 +340,17 @@ func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision
 func (r *Rules) Valid(p kg.Triple, cands []Indexed) Decision {
 	var support []int
 	for _, g := range cands {
+		if r.Inverse(g.Relation, p.Relation) && r.SameSubject(g.Head, p.Tail) && r.SameValue(g.Tail, p.Head) {
+			support = append(support, g.Index)
+			continue
+		}
 		if !r.SameRelation(g.Relation, p.Relation) || !r.SameSubject(g.Head, p.Head) {
 			continue
 		}
-		if r.SameEntity(g.Tail, p.Tail) || r.ValueIn(g.Tail, p.Tail) || r.ValueIn(p.Tail, g.Tail) {
+		// The predicted value may be the GT value or a part of it; a
+		// richer predicted value ("2006年5月24日" for "2006年", "美国纽约"
+		// for "美国") says more than the GT graph supports.
+		if r.SameEntity(g.Tail, p.Tail) || r.ValueIn(p.Tail, g.Tail) {
 			support = append(support, g.Index)
 		}
 	}

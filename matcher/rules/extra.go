@@ -1,0 +1,182 @@
+package rules
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/kgjudge/kgjudge/alias"
+)
+
+// Equate records that two names denote one thing: a pairing found outside
+// the names themselves, such as the prefilter's structural alignment of a
+// translated name ("London Gold Pool" / "伦敦黄金总库" share their
+// neighbours' values) or a standalone acronym. SameEntity and SameValue
+// honour it.
+func (r *Rules) Equate(a, b string) {
+	ka, kb := alias.Canon(a), alias.Canon(b)
+	if ka == "" || kb == "" || ka == kb {
+		return
+	}
+	if r.equiv == nil {
+		r.equiv = map[string]map[string]bool{}
+	}
+	for _, p := range [2][2]string{{ka, kb}, {kb, ka}} {
+		if r.equiv[p[0]] == nil {
+			r.equiv[p[0]] = map[string]bool{}
+		}
+		r.equiv[p[0]][p[1]] = true
+	}
+}
+
+func (r *Rules) equated(ka, kb string) bool { return r.equiv[ka][kb] }
+
+// stopWords carry no identity in an English name ("Team of the Australian
+// Government" and "Team of Australian Government" are one name).
+var stopWords = map[string]bool{"the": true, "of": true, "a": true, "an": true, "and": true, "for": true, "de": true, "la": true}
+
+// segments splits a Canon key into Latin words, numbers and Han runs,
+// dropping stop words: the units whose order a name may change
+// ("4.0卡姿兰小奶猫粉底液" / "卡姿兰小奶猫粉底液4.0").
+func segments(key string) []string {
+	var out []string
+	var cur []rune
+	kind := 0 // 1 Han, 2 other
+	flush := func() {
+		if len(cur) > 0 {
+			if w := string(cur); !stopWords[w] {
+				out = append(out, w)
+			}
+			cur = cur[:0]
+		}
+	}
+	for _, c := range key {
+		switch {
+		case unicode.Is(unicode.Han, c):
+			if kind != 1 {
+				flush()
+			}
+			kind = 1
+			cur = append(cur, c)
+		case unicode.IsLetter(c) || unicode.IsDigit(c) || c == '.' && kind == 2:
+			if kind != 2 {
+				flush()
+			}
+			kind = 2
+			cur = append(cur, c)
+		default:
+			flush()
+			kind = 0
+		}
+	}
+	flush()
+	return out
+}
+
+// sameSegments: the same multiset of segments, in any order.
+func sameSegments(a, b string) bool {
+	sa, sb := segments(a), segments(b)
+	if len(sa) == 0 || len(sa) != len(sb) {
+		return false
+	}
+	sort.Strings(sa)
+	sort.Strings(sb)
+	for i := range sa {
+		if sa[i] != sb[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// wordsSubset: every segment of a (two or more, not all numbers) is a
+// segment of b: a person or organisation named inside a richer value
+// ("Michael Hiscox" in "Prof. Michael J. Hiscox (Harvard University)").
+func wordsSubset(a, b string) bool {
+	sa, sb := segments(a), segments(b)
+	if len(sa) < 2 {
+		return false
+	}
+	words := 0
+	for _, w := range sa {
+		if !has(sb, w) {
+			return false
+		}
+		if !isNumber(w) {
+			words++
+		}
+	}
+	return words >= 2
+}
+
+func isNumber(s string) bool {
+	for _, c := range s {
+		if !unicode.IsDigit(c) && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// agentWords name the doer of an act: a relation ending in one is the
+// inverse of the act's relation ("提出者" of "提出方案", "signed by" of
+// "signed").
+var agentSuffixes = []string{"者", "人", " by"}
+
+// authorship acts and their agent nouns, both languages: "X author Y" is
+// "Y wrote / published X".
+var (
+	authorAgent = []string{"author", "writer", "co author", "first author", "作者", "著者", "编者"}
+	authorAct   = []string{"wrote", "written", "authored", "published", "publish", "write", "撰写", "著有", "出版", "发表", "编著", "著"}
+)
+
+func hasWord(rel string, words []string) bool {
+	k := " " + alias.Canon(rel) + " "
+	for _, w := range words {
+		if hasHan(w) {
+			if strings.Contains(k, w) {
+				return true
+			}
+		} else if strings.Contains(k, " "+w+" ") || strings.Contains(k, " "+w) && len(w) > 5 {
+			return true
+		}
+	}
+	return false
+}
+
+func isAgent(rel string) bool {
+	k := alias.Canon(rel)
+	for _, s := range agentSuffixes {
+		if strings.HasSuffix(k, s) {
+			return true
+		}
+	}
+	return hasWord(rel, authorAgent)
+}
+
+// Inverse reports whether relation a read backwards is relation b: one
+// names the agent of the act the other names ("提出者" / "提出方案",
+// "signed by" / "signed executive order", "author" / "published").
+func (r *Rules) Inverse(a, b string) bool {
+	for _, p := range [2][2]string{{a, b}, {b, a}} {
+		ag, act := p[0], p[1]
+		if !isAgent(ag) || isAgent(act) {
+			continue
+		}
+		if hasWord(ag, authorAgent) && hasWord(act, authorAct) {
+			return true
+		}
+		stem := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(alias.Canon(ag), "者"), "人"), " by")
+		if stem != "" && (r.SameRelation(stem, act) || contains(alias.Canon(act), stem)) {
+			return true
+		}
+	}
+	return false
+}
+
+// universal values say a property holds for every value of its kind ("通用"
+// skin type covers oily skin); they entail each specific GT value.
+var universal = map[string]bool{"通用": true, "全部": true, "所有": true, "任何": true, "所有肤质": true, "全肤质": true, "各种肤质": true,
+	"all": true, "any": true, "universal": true, "all skin types": true, "everyone": true}
+
+func isUniversal(v string) bool { return universal[alias.Canon(v)] }
