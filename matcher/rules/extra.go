@@ -180,3 +180,25 @@ var universal = map[string]bool{"通用": true, "全部": true, "所有": true, 
 	"all": true, "any": true, "universal": true, "all skin types": true, "everyone": true}
 
 func isUniversal(v string) bool { return universal[alias.Canon(v)] }
+
+// timeFacets end a relation that asks when its stem happened: "崩溃年份"
+// and "崩溃时间", "founding year" and "founding date" ask the same
+// question at different precision (the values decide whether they agree).
+var timeFacets = []string{"年份", "时间", "日期", "年代", "年", "日", " date", " year", " time", " on"}
+
+func timeStem(rel string) string {
+	k := alias.Canon(rel)
+	for _, f := range timeFacets {
+		if s := strings.TrimSuffix(k, f); s != k {
+			return strings.TrimSpace(s)
+		}
+	}
+	return ""
+}
+
+// sameTimeQuestion: both relations end in a time facet over one stem of
+// two characters or more ("崩溃年份" / "崩溃时间").
+func sameTimeQuestion(a, b string) bool {
+	sa, sb := timeStem(a), timeStem(b)
+	return sa != "" && sa == sb && len([]rune(sa)) >= 2
+}

@@ -142,7 +142,7 @@ func (r *Rules) SameRelation(a, b string) bool {
 	if ka == "" || kb == "" {
 		return false
 	}
-	if ka == kb || contains(ka, kb) || contains(kb, ka) {
+	if ka == kb || contains(ka, kb) || contains(kb, ka) || sameTimeQuestion(a, b) {
 		return true
 	}
 	ca, cb := r.concepts.Of(a), r.concepts.Of(b)
