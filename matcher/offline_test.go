@@ -37,7 +37,7 @@ func agreement(a, b []bool) (acc, kappa float64) {
 // verdicts of the fixtures (coverage and validity) and its F1 next to the
 // published one. Floors guard the measured figures.
 func TestOfflineAgreement(t *testing.T) {
-	floors := map[string]float64{"coverage_kappa": 0.28, "validity_kappa": 0.34} // measured 0.298 / 0.364
+	floors := map[string]float64{"coverage_kappa": 0.40, "validity_kappa": 0.34} // measured 0.417 / 0.360
 	var covA, covB, valA, valB []bool
 	for _, name := range fixtureNames {
 		f := loadFixture(t, name)

@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -201,4 +203,88 @@ func timeStem(rel string) string {
 func sameTimeQuestion(a, b string) bool {
 	sa, sb := timeStem(a), timeStem(b)
 	return sa != "" && sa == sb && len([]rune(sa)) >= 2
+}
+
+// List membership. "X | 上榜 | 抖音销量TOP20品牌" (X is on a named list)
+// and "粉底液挑选 | 候选品牌 | X" (X is a candidate of a named selection)
+// are entailed by a predicted ranking of X on a list that shares a
+// distinctive word with the list's name ("2025年抖音粉底液销售额排名"),
+// within the list's bound when it has one (rank 4 <= TOP20).
+var (
+	listRel      = []string{"上榜", "入选", "入围", "候选", "榜单", "listed", "shortlisted", "candidate", "ranked", "included in"}
+	rankRel      = []string{"排名", "排行", "名次", "榜", "rank", "ranking", "position"}
+	genericWords = map[string]bool{"排名": true, "排行": true, "品牌": true, "榜单": true, "top": true, "brand": true, "brands": true, "list": true, "ranking": true, "the": true}
+	topN         = regexp.MustCompile(`(?i)(?:top\s*|前)(\d+)`)
+	rankNum      = regexp.MustCompile(`^(?:#|no\s*)?(\d+)$`)
+)
+
+func hasAny(s string, words []string) bool {
+	low := strings.ToLower(s)
+	for _, w := range words {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// distinctive returns the Han bigrams and Latin words (three letters or
+// more) of s that are not generic list words.
+func distinctive(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, seg := range segments(alias.Canon(topN.ReplaceAllString(s, " "))) {
+		rs := []rune(seg)
+		if unicode.Is(unicode.Han, rs[0]) {
+			for i := 0; i+1 < len(rs); i++ {
+				if b := string(rs[i : i+2]); !genericWords[b] {
+					out[b] = true
+				}
+			}
+		} else if len(rs) >= 3 && !isNumber(seg) && !genericWords[seg] {
+			out[seg] = true
+		}
+	}
+	return out
+}
+
+func sharesWord(a, b string) bool {
+	db := distinctive(b)
+	for w := range distinctive(a) {
+		if db[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// onList reports whether predicted triple p ranks entity x on the list
+// named list.
+func (r *Rules) onList(x, list string, p Indexed) bool {
+	if !r.SameSubject(x, p.Head) || !hasAny(p.Relation, rankRel) || !sharesWord(list, p.Relation+" "+p.Tail) {
+		return false
+	}
+	if m := topN.FindStringSubmatch(list); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		v := rankNum.FindStringSubmatch(alias.Canon(p.Tail))
+		if v == nil {
+			return false
+		}
+		k, _ := strconv.Atoi(v[1])
+		return k >= 1 && k <= n
+	}
+	return true
+}
+
+// listMember decides the two membership shapes (see above).
+func (r *Rules) listMember(gt Indexed, cands []Indexed) []int {
+	if !hasAny(gt.Relation, listRel) {
+		return nil
+	}
+	var out []int
+	for _, p := range cands {
+		if r.onList(gt.Head, gt.Tail, p) || r.onList(gt.Tail, gt.Head+" "+gt.Relation, p) {
+			out = append(out, p.Index)
+		}
+	}
+	return out
 }

@@ -266,7 +266,9 @@ func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision
 		// The same fact read backwards: "Nudge | author | Richard
 		// Thaler" is "Richard H. Thaler & Cass R. Sunstein | published |
 		// Nudge"; "提出方案" / "提出者".
-		if r.Inverse(gt.Relation, p.Relation) && r.SameSubject(gt.Head, p.Tail) && r.ValueIn(gt.Tail, p.Head) {
+		// SameEntity, not SameSubject: a product's name contains its
+		// brand's, and the brand's spokesperson is not the product's.
+		if r.Inverse(gt.Relation, p.Relation) && r.SameEntity(gt.Head, p.Tail) && r.ValueIn(gt.Tail, p.Head) {
 			direct = append(direct, p.Index)
 			continue
 		}
@@ -318,6 +320,9 @@ func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision
 			return Decision{true, kg.KindCollective, dedupInts(support), "the GT value's parts are spread over predicted values of the same head and relation"}
 		}
 	}
+	if m := r.listMember(Indexed{Triple: gt}, cands); len(m) > 0 {
+		return Decision{true, kg.KindSubsumption, dedupInts(m), "a ranking of the entity on a list of the same name (within its bound) states its membership"}
+	}
 	// Compositional: head -[bridge]- y, y -[same relation]-> tail.
 	for _, p := range cands {
 		if !r.SameRelation(gt.Relation, p.Relation) || !r.ValueIn(gt.Tail, p.Tail) {
@@ -340,7 +345,7 @@ func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision
 func (r *Rules) Valid(p kg.Triple, cands []Indexed) Decision {
 	var support []int
 	for _, g := range cands {
-		if r.Inverse(g.Relation, p.Relation) && r.SameSubject(g.Head, p.Tail) && r.SameValue(g.Tail, p.Head) {
+		if r.Inverse(g.Relation, p.Relation) && r.SameEntity(g.Head, p.Tail) && r.SameValue(g.Tail, p.Head) {
 			support = append(support, g.Index)
 			continue
 		}
