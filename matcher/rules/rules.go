@@ -4,7 +4,12 @@
 // richer predicted value), collective (the parts of the GT value spread over
 // several predicted triples of one head and relation concept) and
 // compositional (a two-edge path through an explicit relation of the
-// predicted graph). It decides from the triples it is given; it does not
+// predicted graph), plus inverse relations read backwards ("author" /
+// "published", "提出者" / "提出方案"), universal values ("通用"), list
+// membership (a rank within a named list's bound) and names paired by
+// Equate (the prefilter's cross-script alignments). Validity accepts a
+// predicted value equal to or inside the GT value, never a richer one.
+// It decides from the triples it is given; it does not
 // search for candidates (matcher/prefilter does) or compute metrics.
 package rules
 
