@@ -48,6 +48,9 @@ type Config struct {
 	// Parallel bounds the write transactions a Writer runs at once (on
 	// different tasks); 0 means DefaultParallel.
 	Parallel int
+	// Trace prints each write statement's time to stderr
+	// (KGJUDGE_NEO4J_TRACE=1), for tuning the sync.
+	Trace bool
 }
 
 // ConfigFromEnv reads NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE,
@@ -67,6 +70,7 @@ func ConfigFromEnv() Config {
 	if n, err := strconv.Atoi(os.Getenv(EnvParallel)); err == nil {
 		c.Parallel = n
 	}
+	c.Trace = os.Getenv("KGJUDGE_NEO4J_TRACE") != ""
 	return c
 }
 

@@ -34,10 +34,6 @@ type Store struct {
 
 var _ kgstore.Store = (*Store)(nil)
 
-// schemaDone remembers, per server and database, that the constraints and
-// indexes exist, so that a process creates them once.
-var schemaDone sync.Map
-
 // Open connects to Neo4j, checks the connection and creates kgjudge's
 // constraints and indexes if they are missing.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
@@ -93,10 +89,8 @@ var schema = []string{
 }
 
 func (s *Store) ensureSchema(ctx context.Context) error {
-	id := s.cfg.URI + "|" + s.cfg.Database
-	if _, ok := schemaDone.Load(id); ok {
-		return nil
-	}
+	// Once per Open: the statements are idempotent (IF NOT EXISTS) and
+	// cheap when the schema exists, and no state outlives the Store.
 	sess := s.session(ctx, driver.AccessModeWrite)
 	defer sess.Close(ctx)
 	for _, q := range schema {
@@ -120,7 +114,6 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 	if _, err := sess.Run(ctx, "CALL db.awaitIndexes(300)", nil); err != nil {
 		return fmt.Errorf("neo4j schema: await indexes: %w", err)
 	}
-	schemaDone.Store(id, true)
 	return nil
 }
 

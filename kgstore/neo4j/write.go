@@ -388,8 +388,9 @@ func (s *Store) verdictUnit(v kgstore.Verdicts) (*unit, error) {
 
 // txRunner runs statements of one transaction, skipping empty row lists.
 type txRunner struct {
-	ctx context.Context
-	tx  driver.ManagedTransaction
+	ctx   context.Context
+	tx    driver.ManagedTransaction
+	trace bool
 }
 
 func (r txRunner) exec(q string, params map[string]any) error {
@@ -399,7 +400,7 @@ func (r txRunner) exec(q string, params map[string]any) error {
 		return err
 	}
 	_, err = res.Consume(r.ctx)
-	if trace {
+	if r.trace {
 		n := 0
 		if rows, ok := params["rows"].([]map[string]any); ok {
 			n = len(rows)
@@ -417,9 +418,6 @@ func short(s string) string {
 	}
 	return s
 }
-
-// trace prints each write statement's time (KGJUDGE_NEO4J_TRACE=1).
-var trace = os.Getenv("KGJUDGE_NEO4J_TRACE") != ""
 
 func (r txRunner) rows(q string, rows []map[string]any) error {
 	if len(rows) == 0 {
@@ -487,13 +485,13 @@ func (s *Store) writeTx(ctx context.Context, units []*unit) (Stats, error) {
 	var st Stats
 	start := time.Now()
 	defer func() {
-		if trace {
+		if s.cfg.Trace {
 			fmt.Fprintf(os.Stderr, "neo4j: transaction of %d units: %.3fs\n", len(units), time.Since(start).Seconds())
 		}
 	}()
 	_, err := sess.ExecuteWrite(ctx, func(tx driver.ManagedTransaction) (any, error) {
 		st = Stats{Transactions: 1}
-		return nil, s.write(txRunner{ctx, tx}, units, &st)
+		return nil, s.write(txRunner{ctx, tx, s.cfg.Trace}, units, &st)
 	})
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
