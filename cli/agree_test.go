@@ -94,6 +94,14 @@ func TestAgreeRecordedVsOffline(t *testing.T) {
 	if !strings.Contains(out.String(), "kappa") || !strings.Contains(out.String(), "first 5") {
 		t.Errorf("output:\n%s", out.String())
 	}
+	// Flags may follow the run names, as users type them.
+	var stdout, stderr bytes.Buffer
+	if code := Main(t.Context(), []string{"kgjudge", "agree", "recorded", "offline", "--store", store, "--json"}, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("agree with trailing flags: exit %d\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), `"run_b": "offline"`) {
+		t.Errorf("agree --json output:\n%s", stdout.String())
+	}
 	if _, err := runAgree(t.Context(), agreeOptions{RunA: "recorded", RunB: "nope", Store: store}, &bytes.Buffer{}); exitCodeOf(err) != ExitInput {
 		t.Errorf("unknown run: %v", err)
 	}

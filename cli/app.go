@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 )
@@ -23,7 +25,7 @@ const exitCodesHelp = `EXIT CODES:
 // Main runs the kgjudge command line and returns the process exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, interspersed(app, args))
 	if err != nil {
 		fmt.Fprintf(stderr, "kgjudge: %v\n", err)
 	}
@@ -58,3 +60,52 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 }
 
 func contextBackground() context.Context { return context.Background() }
+
+// interspersed moves a command's flags before its positional arguments:
+// urfave/cli stops parsing flags at the first argument, so without this
+// `kgjudge agree A B --store DIR` would read --store as a run name.
+func interspersed(app *ucli.App, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	var cmd *ucli.Command
+	for _, c := range app.Commands {
+		if c.Name == args[1] || slices.Contains(c.Aliases, args[1]) {
+			cmd = c
+		}
+	}
+	if cmd == nil || len(cmd.Subcommands) > 0 {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*ucli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, pos []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			pos = append(pos, rest[i+1:]...)
+			i = len(rest)
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+				i++
+				flags = append(flags, rest[i])
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	if len(pos) > 0 {
+		out = append(append(out, "--"), pos...)
+	}
+	return out
+}
