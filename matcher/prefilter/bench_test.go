@@ -33,3 +33,15 @@ func BenchmarkPlan400x600(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlan400x600NoIndex is BenchmarkPlan400x600 without the Bleve
+// stage (Options.NoIndex), for comparison.
+func BenchmarkPlan400x600NoIndex(b *testing.B) {
+	task, pred := benchSample(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (Planner{Options: Options{NoIndex: true}}).Sample(b.Context(), task, pred); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

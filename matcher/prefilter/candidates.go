@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/kgjudge/kgjudge/alias"
@@ -32,6 +33,9 @@ type Options struct {
 	// RelativeCut drops candidates scoring below RelativeCut times the
 	// claim's best score (default DefaultRelativeCut).
 	RelativeCut float64
+	// NoIndex turns the Bleve retrieval stage off (entities are then
+	// retrieved by the token and variant indexes alone); for measurement.
+	NoIndex bool
 }
 
 // withDefaults fills the zero fields of o with the documented defaults.
@@ -145,6 +149,15 @@ type sample struct {
 	nb             *neighborCache
 	entMatch       map[string]map[string]match // GT entity -> pred entity -> match
 	gtNb           map[string][]int            // GT entity -> its GT triples
+	// The Bleve stage (index.go): the index (nil with Options.NoIndex),
+	// the alias sets it was given (aliasOf's ids), features of alias
+	// members that are no graph string, and how many entity matches only
+	// it found.
+	ix        *alias.Index
+	aliasSets [][]string
+	extra     map[string]*text
+	concepts  *alias.Concepts
+	indexOnly int
 }
 
 type match struct {
@@ -167,6 +180,7 @@ func Build(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Options) (
 	if err != nil {
 		return nil, err
 	}
+	defer s.close()
 	res := &Result{GT: make([]Claim, len(task.Triples)), Pred: make([]Claim, len(pred.Triples))}
 	max := o.MaxCandidates
 	reverse := make([][]Candidate, len(pred.Triples))
@@ -232,6 +246,7 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 		byHanHead: map[rune][]int{},
 		nb:        &neighborCache{g: g, key: o.Key, m: map[string][]int{}},
 		entMatch:  map[string]map[string]match{},
+		extra:     map[string]*text{}, concepts: concepts,
 	}
 	add := func(str string) *text {
 		t := s.texts[str]
@@ -267,9 +282,14 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 		}
 	}
 	seenEnt := map[string]bool{}
+	var rels []string
 	s.predTriTok = make([][]string, len(pred.Triples))
 	for i, t := range pred.Triples {
 		h, r, tl := add(t.Head), add(t.Relation), add(t.Tail)
+		if r.s != "" && !seenEnt["\x00"+r.s] {
+			seenEnt["\x00"+r.s] = true
+			rels = append(rels, r.s)
+		}
 		toks := triTok(h, r, tl)
 		s.predTriTok[i] = toks
 		s.idf.add(toks)
@@ -314,6 +334,12 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 		for _, name := range set {
 			k := alias.Canon(name)
 			s.aliasOf[k] = append(s.aliasOf[k], si)
+		}
+	}
+	s.aliasSets = sets
+	if !o.NoIndex {
+		if err := s.buildIndex(ctx, rels, sets, concepts); err != nil {
+			return nil, err
 		}
 	}
 	return s, nil
@@ -493,6 +519,9 @@ func (s *sample) entities(ctx context.Context, name string) (map[string]match, e
 	for _, m := range out {
 		best = math.Max(best, m.score)
 	}
+	if err := s.indexed(ctx, e, out); err != nil {
+		return nil, err
+	}
 	if best < structureBelow {
 		al, err := s.align(ctx, e)
 		if err != nil {
@@ -666,7 +695,10 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 	return sortCands(out), nil
 }
 
-func conceptOnly(why string) bool { return why == "concept" || why == "crosslingual" }
+func conceptOnly(why string) bool {
+	why = strings.TrimPrefix(why, indexPrefix)
+	return why == "concept" || why == "crosslingual"
+}
 
 // anchors reports whether an entity match names the thing (not only its
 // kind) well enough to anchor the other end's concept-only match.

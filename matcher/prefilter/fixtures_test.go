@@ -71,8 +71,10 @@ func (f figures) volume() float64 {
 // focus: mean_batch_candidates / pred_triples, claim-weighted.
 func (f figures) focus() float64 { return f.focusNum / f.focusDen }
 
-func measure(t testing.TB, f fixture) figures {
-	pl, err := Planner{}.Sample(t.Context(), &f.task, &f.pred)
+func measure(t testing.TB, f fixture) figures { return measureWith(t, f, Options{}) }
+
+func measureWith(t testing.TB, f fixture, o Options) figures {
+	pl, err := Planner{Options: o}.Sample(t.Context(), &f.task, &f.pred)
 	if err != nil {
 		t.Fatal(err)
 	}

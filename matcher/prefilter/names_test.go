@@ -48,6 +48,7 @@ func TestAlignCrossLingual(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.close()
 	for gt, pred := range map[string]string{"White Plan": "怀特方案", "Plaza Accord": "广场协议", "London Gold Pool": "伦敦黄金总库"} {
 		m, err := s.entities(t.Context(), gt)
 		if err != nil {
