@@ -228,27 +228,7 @@ func Aggregate(samples []SampleResult) RunReport {
 		}
 		return a.Class < b.Class
 	})
-	for k, t := range types {
-		t.Rate = ratio(t.Invalid, t.Count)
-		for rel := range typeRels[k] {
-			t.Relations = append(t.Relations, rel)
-		}
-		sort.Strings(t.Relations)
-		rr.InvalidTypes = append(rr.InvalidTypes, *t)
-	}
-	sort.Slice(rr.InvalidTypes, func(i, j int) bool {
-		a, b := rr.InvalidTypes[i], rr.InvalidTypes[j]
-		if a.Invalid != b.Invalid {
-			return a.Invalid > b.Invalid
-		}
-		if a.Count != b.Count {
-			return a.Count > b.Count
-		}
-		if a.Type != b.Type {
-			return a.Type < b.Type
-		}
-		return a.Class < b.Class
-	})
+	rr.InvalidTypes = typeRows(types, typeRels)
 	for _, c := range []string{"empty", "malformed", "truncated", "schema_misaligned", "salvaged", "none"} {
 		if causes[c] > 0 {
 			rr.Failures.ZeroF1ByCause = append(rr.Failures.ZeroF1ByCause, CauseCount{Cause: c, Samples: causes[c]})

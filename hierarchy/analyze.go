@@ -311,28 +311,39 @@ func Analyze(task kg.Task, pred kg.Prediction, cov []kg.Verdict, val []kg.Validi
 		}
 		return a.Category < b.Category
 	})
+	rep.InvalidTypes = typeRows(types, typeRels)
+	return rep
+}
+
+// typeRows finishes the invalidity table (the paper's Table 18), for a
+// sample and for a run alike: each row's distinct relations and rate, rows
+// by invalid count, then rate, count, class and type.
+func typeRows[K comparable](types map[K]*TypeRow, rels map[K]map[string]bool) []TypeRow {
+	out := make([]TypeRow, 0, len(types))
 	for k, r := range types {
-		for rel := range typeRels[k] {
+		r.Relations = r.Relations[:0]
+		for rel := range rels[k] {
 			r.Relations = append(r.Relations, rel)
 		}
 		sort.Strings(r.Relations)
 		r.Rate = ratio(r.Invalid, r.Count)
-		rep.InvalidTypes = append(rep.InvalidTypes, *r)
+		out = append(out, *r)
 	}
-	sort.Slice(rep.InvalidTypes, func(i, j int) bool {
-		a, b := rep.InvalidTypes[i], rep.InvalidTypes[j]
-		if a.Rate != b.Rate {
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case a.Invalid != b.Invalid:
+			return a.Invalid > b.Invalid
+		case a.Rate != b.Rate:
 			return a.Rate > b.Rate
-		}
-		if a.Count != b.Count {
+		case a.Count != b.Count:
 			return a.Count > b.Count
-		}
-		if a.Class != b.Class {
+		case a.Class != b.Class:
 			return a.Class < b.Class
 		}
 		return a.Type < b.Type
 	})
-	return rep
+	return out
 }
 
 // invalidCategory names the taxonomy bucket of a predicted relation.
