@@ -6,6 +6,7 @@ package kgstore
 import (
 	"context"
 	"errors"
+	"sort"
 
 	"github.com/kgjudge/kgjudge/kg"
 )
@@ -69,4 +70,19 @@ type Store interface {
 	Neighbors(ctx context.Context, key SampleKey, name string) ([]Edge, error)
 
 	Close() error
+}
+
+// SortKeys orders sample keys as Samples returns them: by run, task, then
+// sample number.
+func SortKeys(keys []SampleKey) {
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.Run != b.Run {
+			return a.Run < b.Run
+		}
+		if a.TaskID != b.TaskID {
+			return a.TaskID < b.TaskID
+		}
+		return a.Sample < b.Sample
+	})
 }

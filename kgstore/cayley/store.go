@@ -454,12 +454,7 @@ func (s *Store) samples(ctx context.Context, run string) ([]kgstore.SampleKey, e
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].TaskID != keys[j].TaskID {
-			return keys[i].TaskID < keys[j].TaskID
-		}
-		return keys[i].Sample < keys[j].Sample
-	})
+	kgstore.SortKeys(keys)
 	return keys, nil
 }
 

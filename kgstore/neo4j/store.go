@@ -282,12 +282,7 @@ RETURN s.task, s.sample`, map[string]any{"k": s.runKey(run)})
 	for _, r := range recs {
 		keys = append(keys, kgstore.SampleKey{Run: run, TaskID: str(r.Values[0]), Sample: num(r.Values[1])})
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].TaskID != keys[j].TaskID {
-			return keys[i].TaskID < keys[j].TaskID
-		}
-		return keys[i].Sample < keys[j].Sample
-	})
+	kgstore.SortKeys(keys)
 	return keys, nil
 }
 
