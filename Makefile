@@ -4,7 +4,7 @@ BIN      ?= bin/kgjudge
 FUZZTIME ?= 20s
 BENCHTIME ?= 1x
 
-.PHONY: build test unit bench demo fuzz vet lint clean
+.PHONY: build test unit race bench demo fuzz vet lint clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/kgjudge
@@ -18,6 +18,11 @@ test:
 # Unit tests only, no server started (the Neo4j tests skip).
 unit: vet
 	KGJUDGE_NEO4J_TESTS=skip $(GO) test ./...
+
+# The race detector over every package (Neo4j tests skip: the server is
+# exercised by make test).
+race:
+	KGJUDGE_NEO4J_TESTS=skip $(GO) test -race -count=1 ./...
 
 vet:
 	$(GO) vet ./...

@@ -131,13 +131,11 @@ func TestScoreOpenAIKilledAndResumed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a child process")
 	}
-	srv := fakeopenai.New()
-	defer srv.Close()
 	var mu sync.Mutex
 	answered := map[string]int{}
 	hang := true
 	nAnswered := 0
-	srv.Script = func(c *fakeopenai.Call) *fakeopenai.Reply {
+	script := func(c *fakeopenai.Call) *fakeopenai.Reply {
 		mu.Lock()
 		defer mu.Unlock()
 		if hang && nAnswered >= 3 {
@@ -149,6 +147,10 @@ func TestScoreOpenAIKilledAndResumed(t *testing.T) {
 		}
 		return nil
 	}
+	// The script is set before the server starts: the requests come from a
+	// child process, which the race detector cannot see order them.
+	srv := fakeopenai.New(func(s *fakeopenai.Server) { s.Script = script })
+	defer srv.Close()
 	store := filepath.Join(t.TempDir(), "store")
 	cmd := exec.Command(os.Args[0], openaiArgs(srv, store, t.TempDir(), "--concurrency", "1")...)
 	cmd.Env = append(os.Environ(), "KGJUDGE_TEST_MAIN=1")

@@ -84,9 +84,15 @@ type Server struct {
 	statuses   []int
 }
 
-// New starts a server; close it with Close.
-func New() *Server {
+// New starts a server; close it with Close. Options run before the server
+// starts: a script set there is visible to every request even when the
+// requests come from another process (setting fields after New is fine when
+// the test itself makes the requests).
+func New(opts ...func(*Server)) *Server {
 	s := &Server{claimCalls: map[string]int{}}
+	for _, o := range opts {
+		o(s)
+	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
 	return s
 }
