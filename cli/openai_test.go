@@ -89,7 +89,23 @@ func TestScoreOpenAIRerunFromCacheIsIdentical(t *testing.T) {
 	}
 }
 
+// examplesSent is how many GT and predicted claims of the examples the
+// prefilter sends to a judge, as `kgjudge plan` reports them (the rest are
+// decided without a call: deterministic tier or no candidate).
+func examplesSent(t *testing.T) (gt, pred int) {
+	t.Helper()
+	out, err := runPlan(t.Context(), planOptions{GT: "../examples/gt", Pred: "../examples/pred"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Totals.JudgeGTTriples, out.Totals.JudgePredTriples
+}
+
 func TestScoreOpenAIMalformedAnswersAreUnjudged(t *testing.T) {
+	sentGT, sentPred := examplesSent(t)
+	if sentGT == 0 || sentGT >= 50 || sentPred == 0 {
+		t.Fatalf("plan sends %d GT and %d predicted claims: the examples must exercise both tiers", sentGT, sentPred)
+	}
 	for _, tc := range []struct {
 		batching           string
 		coverage, validity int
@@ -97,10 +113,8 @@ func TestScoreOpenAIMalformedAnswersAreUnjudged(t *testing.T) {
 		// Reference batching sends every claim: 13+12 GT triples and
 		// 11+6+9+5 predicted triples in the examples' 4 samples.
 		{"reference", 50, 31},
-		// The prefilter decides 26 GT claims without the judge (25 by the
-		// deterministic tier, 1 with no candidate: `kgjudge plan` on the
-		// examples), so only 24 can end unjudged.
-		{"prefilter", 24, 31},
+		// The prefilter decides the others without the judge.
+		{"prefilter", sentGT, sentPred},
 	} {
 		t.Run(tc.batching, func(t *testing.T) {
 			srv := fakeopenai.New()
@@ -292,6 +306,7 @@ func claimKey(c *fakeopenai.Call, cl fakeopenai.Line) string {
 // TestScoreOpenAIMisbehavingServer: every way an endpoint misbehaves ends in
 // explicit verdict states and the matching exit code, never a silent zero.
 func TestScoreOpenAIMisbehavingServer(t *testing.T) {
+	sentGT, sentPred := examplesSent(t)
 	dropLast := func(srv *fakeopenai.Server) func(c *fakeopenai.Call) *fakeopenai.Reply {
 		return func(c *fakeopenai.Call) *fakeopenai.Reply {
 			items := srv.DefaultItems(c)
@@ -369,9 +384,8 @@ func TestScoreOpenAIMisbehavingServer(t *testing.T) {
 				t.Errorf("%d unjudged in a successful run", unjudged)
 			case tc.code == ExitUnjudged && unjudged == 0:
 				t.Errorf("exit 3 without unjudged claims")
-			case tc.allUnjudged && unjudged != 24+31:
-				// The prefilter sends 24 GT and 31 predicted claims to the judge.
-				t.Errorf("%d unjudged, want all 55 claims that were sent", unjudged)
+			case tc.allUnjudged && unjudged != sentGT+sentPred:
+				t.Errorf("%d unjudged, want all %d claims that were sent", unjudged, sentGT+sentPred)
 			}
 			inv, _ := os.ReadFile(filepath.Join(out, "invocation.json"))
 			if tc.check != nil {

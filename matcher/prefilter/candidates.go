@@ -204,6 +204,34 @@ func Build(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Options) (
 	for pi := range pred.Triples {
 		res.Pred[pi] = Claim{Index: pi, Candidates: o.cut(sortCands(reverse[pi]), min(max, validityCap))}
 	}
+	// The deterministic tier's mirror for the validity pass: a predicted
+	// triple that states a GT triple with the same head and tail (same
+	// canonical key or one alias set) and a same-concept relation is
+	// supported by the GT graph, so it is valid without a judge. A richer
+	// predicted value ("Varun Gauri (Senior Economist ...)" for "Varun
+	// Gauri") covers the GT triple but says more than the GT does: the
+	// recorded judges call such triples invalid, so those go to a judge.
+	same := func(a, b string) bool {
+		ka, kb := s.text(a).key, s.text(b).key
+		return ka != "" && (ka == kb || s.sameAlias(ka, kb))
+	}
+	for gi, c := range res.GT {
+		if c.Resolved == nil {
+			continue
+		}
+		g := task.Triples[gi].Triple
+		for _, pi := range c.Resolved.Support {
+			if p := pred.Triples[pi]; !same(p.Head, g.Head) || !same(p.Tail, g.Tail) {
+				continue
+			}
+			r := res.Pred[pi].Resolved
+			if r == nil {
+				r = &Resolution{Kind: c.Resolved.Kind, Support: []int{}, Reason: "states a GT triple: " + c.Resolved.Reason}
+				res.Pred[pi].Resolved = r
+			}
+			r.Support = append(r.Support, gi)
+		}
+	}
 	return res, nil
 }
 

@@ -75,6 +75,7 @@ type Volume struct {
 	ResolvedGT       int `json:"resolved_gt_triples"`
 	NoCandidateGT    int `json:"no_candidate_gt_triples"`
 	JudgeGTTriples   int `json:"judge_gt_triples"`
+	ResolvedPred     int `json:"resolved_pred_triples"`
 	NoCandidatePred  int `json:"no_candidate_pred_triples"`
 	JudgePredTriples int `json:"judge_pred_triples"`
 	// Batches is the number of judge calls (coverage + validity); the
@@ -113,6 +114,7 @@ func (v *Volume) Add(o Volume) {
 	v.GTTriples += o.GTTriples
 	v.PredTriples += o.PredTriples
 	v.ResolvedGT += o.ResolvedGT
+	v.ResolvedPred += o.ResolvedPred
 	v.NoCandidateGT += o.NoCandidateGT
 	v.JudgeGTTriples += o.JudgeGTTriples
 	v.NoCandidatePred += o.NoCandidatePred
@@ -165,7 +167,13 @@ func account(task *kg.Task, pred *kg.Prediction, res *Result, batches []plan.Bat
 		it.GT[i] = e
 	}
 	for i, c := range res.Pred {
-		it.Pred[i] = PredEntry{PredIndex: i, Support: []int{}, Candidates: c.Candidates}
+		e := PredEntry{PredIndex: i, Support: []int{}, Candidates: c.Candidates}
+		if c.Resolved != nil {
+			k := c.Resolved.Kind
+			e.Resolved, e.Support = &k, c.Resolved.Support
+			v.ResolvedPred++
+		}
+		it.Pred[i] = e
 	}
 	for bi, b := range batches {
 		n := bi
