@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kgjudge/kgjudge/kg"
 )
@@ -69,34 +70,45 @@ func printTable(w io.Writer, o scoreOptions, res *scoreResult) {
 	}
 }
 
-// progress reports long runs on stderr when it is a terminal; piped or
-// captured output stays clean and deterministic.
+// progress reports long runs on stderr: a live line on a terminal, a line
+// every logEvery on a log file or pipe (batch jobs). Output captured by
+// tests (not an *os.File) gets none, and stdout and the output files never
+// carry progress, so they stay deterministic.
 type progress struct {
-	w     io.Writer
-	total int
-	n     int
-	on    bool
+	w        io.Writer
+	total    int
+	n        int
+	tty, log bool
+	start    time.Time
+	last     time.Time
 }
 
+const logEvery = 15 * time.Second
+
 func newProgress(w io.Writer, total int) *progress {
-	on := false
-	if f, ok := w.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			on = true
-		}
+	p := &progress{w: w, total: total, start: time.Now()}
+	p.last = p.start
+	if f, ok := w.(*os.File); ok && total > 1 {
+		fi, err := f.Stat()
+		p.tty = err == nil && fi.Mode()&os.ModeCharDevice != 0
+		p.log = err == nil && !p.tty
 	}
-	return &progress{w: w, total: total, on: on && total > 1}
+	return p
 }
 
 func (p *progress) step(task string, sample int) {
 	p.n++
-	if p.on {
+	switch {
+	case p.tty:
 		fmt.Fprintf(p.w, "\r\033[Kscoring %d/%d  %s sample %d", p.n, p.total, task, sample)
+	case p.log && time.Since(p.last) >= logEvery:
+		p.last = time.Now()
+		fmt.Fprintf(p.w, "kgjudge: scored %d/%d samples in %s (last: %s sample %d)\n", p.n, p.total, time.Since(p.start).Round(time.Second), task, sample)
 	}
 }
 
 func (p *progress) done() {
-	if p.on {
+	if p.tty {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }
