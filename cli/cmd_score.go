@@ -16,6 +16,7 @@ import (
 
 	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
 	"github.com/kgjudge/kgjudge/llmjudge"
@@ -49,6 +50,7 @@ type scoreOptions struct {
 	Subset      string
 	Timeout     time.Duration
 	Attempts    int
+	Workers     int
 
 	// Neo4j sync (--neo4j; flags in cmd_export.go).
 	Neo4j     bool
@@ -100,6 +102,7 @@ EXAMPLES:
 			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
+			&ucli.IntFlag{Name: "workers", Usage: "samples judged at once (outputs do not depend on it)", Value: 4, Destination: &o.Workers, EnvVars: []string{"KGJUDGE_WORKERS"}},
 			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset (e.g. pro, daily) of the tasks whose file gives none", Destination: &o.Subset},
 			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; format in alias/README.md)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
 			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "prefilter (few candidates per claim, deterministic tier first) | reference (5 batches with the whole predicted list, as the reference) | whole", Value: "prefilter", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
@@ -203,13 +206,20 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 	samples := in.samples()
 	prog := newProgress(stderr, len(samples))
 	var structure []hierarchy.SampleResult
-	for _, p := range samples {
+	// Samples are judged by o.Workers goroutines; results are committed to
+	// the store and the outputs in input order, so the outputs do not depend
+	// on which judgement finishes first.
+	jctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	judged := judgeAll(jctx, judge, in, samples, o.Workers)
+	for i, p := range samples {
 		key := kgstore.SampleKey{Run: o.Run, TaskID: p.TaskID, Sample: p.SampleIdx}
 		task := in.taskByID[p.TaskID]
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		j, err := judge.Judge(ctx, task, p)
+		out := <-judged[i]
+		j, err := out.j, out.err
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				return nil, err
@@ -296,6 +306,38 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 			res.Summary.Unjudged.Total(), res.Summary.UnjudgedItems)}
 	}
 	return res, nil
+}
+
+type judged struct {
+	j   matcher.Judgement
+	err error
+}
+
+// judgeAll judges samples with at most workers at a time and returns one
+// channel per sample that receives its judgement. Judges are safe for
+// concurrent use; a cancelled ctx stops the samples not yet started.
+func judgeAll(ctx context.Context, judge matcher.Judge, in *inputs, samples []*kg.Prediction, workers int) []chan judged {
+	out := make([]chan judged, len(samples))
+	for i := range out {
+		out[i] = make(chan judged, 1)
+	}
+	slots := make(chan struct{}, max(1, workers))
+	go func() {
+		for i, p := range samples {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				out[i] <- judged{err: ctx.Err()}
+				continue
+			}
+			go func() {
+				defer func() { <-slots }()
+				j, err := judge.Judge(ctx, in.taskByID[p.TaskID], p)
+				out[i] <- judged{j, err}
+			}()
+		}
+	}()
+	return out
 }
 
 func wrapInput(err error) error {

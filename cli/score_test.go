@@ -348,3 +348,25 @@ func TestScoreReplayFromTrajectories(t *testing.T) {
 		t.Errorf("run %q", res.Summary.Run)
 	}
 }
+
+// TestScoreWorkersDoNotChangeOutputs: judging samples in parallel commits
+// them in input order; the outputs are the same bytes as a sequential run.
+func TestScoreWorkersDoNotChangeOutputs(t *testing.T) {
+	gt, pred, _, _ := fixtureLayout(t)
+	var outs []string
+	for _, workers := range []int{1, 8} {
+		out := t.TempDir()
+		if _, err := runScore(t.Context(), scoreOptions{GT: gt, Pred: pred, Judge: "offline", Protocol: "paper",
+			Store: ":memory:", Out: out, Run: "w", Workers: workers}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, out)
+	}
+	for _, rel := range []string{"summary.json", "items/task_001_liquid foundation_sample0.json", "items/task_041_sample0.json"} {
+		a, _ := os.ReadFile(filepath.Join(outs[0], rel))
+		b, _ := os.ReadFile(filepath.Join(outs[1], rel))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between 1 and 8 workers", rel)
+		}
+	}
+}
