@@ -215,8 +215,8 @@ func printPlan(w io.Writer, out *planOutput) {
 		name string
 		e    cost.Estimate
 	}{{"kgjudge", t.Estimate.Kgjudge}, {"reference", t.Estimate.Reference}} {
-		fmt.Fprintf(w, "estimate, %s batching: %d call(s), ~%d prompt + ~%d completion tokens, $%.4f\n",
-			e.name, e.e.Calls, e.e.PromptTokens, e.e.CompletionTokens, e.e.USD)
+		fmt.Fprintf(w, "estimate, %s batching: %d call(s), ~%d prompt + ~%d completion tokens, $%.4f; fixed instruction text %d chars (not in the volume above)\n",
+			e.name, e.e.Calls, e.e.PromptTokens, e.e.CompletionTokens, e.e.USD, e.e.InstructionChars)
 	}
 }
 

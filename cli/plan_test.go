@@ -65,8 +65,9 @@ func TestPlanFixture(t *testing.T) {
 		Totals struct {
 			Estimate struct {
 				Kgjudge, Reference struct {
-					Calls        int   `json:"calls"`
-					PromptTokens int64 `json:"prompt_tokens"`
+					Calls            int   `json:"calls"`
+					PromptTokens     int64 `json:"prompt_tokens"`
+					InstructionChars int   `json:"instruction_chars"`
 				}
 			} `json:"estimate"`
 		} `json:"totals"`
@@ -77,6 +78,10 @@ func TestPlanFixture(t *testing.T) {
 	// The reference sends 5 coverage + 5 validity calls with the whole list;
 	// kgjudge's real prompts (instructions included) must cost fewer tokens.
 	e := est.Totals.Estimate
+	// The fixed instruction text is reported apart, per call.
+	if e.Reference.InstructionChars <= 0 || e.Kgjudge.InstructionChars <= 0 {
+		t.Errorf("instruction chars %+v", e)
+	}
 	if e.Reference.Calls != 10 || e.Kgjudge.Calls == 0 || e.Kgjudge.PromptTokens >= e.Reference.PromptTokens {
 		t.Errorf("estimate %+v", e)
 	}

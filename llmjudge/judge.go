@@ -23,6 +23,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/llmjudge/cache"
@@ -348,6 +349,13 @@ func (j *Judge) Estimate(ctx context.Context, task *kg.Task, pred *kg.Prediction
 		if err != nil {
 			return e, fmt.Errorf("llmjudge: %s: %w", jb.ask.Name, err)
 		}
+		// The fixed text: the prompt of one empty claim and one empty candidate.
+		fixed, err := prompt.Render(jb.ask.Style, prompt.Batch{Pass: jb.batch.Pass, Lang: task.Language,
+			Claims: []prompt.Claim{{}}, Candidates: []kg.Triple{{}}}, "")
+		if err != nil {
+			return e, fmt.Errorf("llmjudge: %s: %w", jb.ask.Name, err)
+		}
+		e.InstructionChars += utf8.RuneCountInString(fixed.System) + utf8.RuneCountInString(fixed.User)
 		per := int64(40)
 		if j.style == prompt.Reference && jb.batch.Pass == plan.Coverage {
 			per = 15

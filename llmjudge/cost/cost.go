@@ -63,11 +63,17 @@ type Estimate struct {
 	PromptTokens     int64   `json:"prompt_tokens"`
 	CompletionTokens int64   `json:"completion_tokens"`
 	USD              float64 `json:"usd"`
+	// InstructionChars is the fixed instruction text the calls repeat
+	// (characters of the prompt rendered with one empty claim and one empty
+	// candidate), which prompt-volume comparisons of claim and candidate
+	// lines leave out.
+	InstructionChars int `json:"instruction_chars"`
 }
 
 // Add adds o to e.
 func (e *Estimate) Add(o Estimate) {
 	e.Calls += o.Calls
+	e.InstructionChars += o.InstructionChars
 	e.PromptTokens += o.PromptTokens
 	e.CompletionTokens += o.CompletionTokens
 	e.USD += o.USD
