@@ -31,8 +31,13 @@ func batchCap(n int) int {
 // of their best candidate (then group, then index) and each joins the open
 // batch whose candidates it overlaps most (a shared group counts as one
 // more shared candidate), provided the union stays within the cap and the
-// batch has room; with no overlap it opens a new batch. Batches come out
-// in order of their first claim; claims and candidates ascending.
+// batch has room; with no overlap it opens a new batch. Then batches are
+// merged pairwise while the merged candidate list stays within the cap and
+// the claims within MaxBatchClaims, most shared candidates first: every
+// call repeats the fixed instructions (a few thousand characters), so fewer,
+// fuller batches cost less, and a merged list never shows a candidate
+// twice. Batches come out in order of their first claim; claims and
+// candidates ascending.
 func Batches(pass plan.Pass, claims []Claim, groupKey func(i int) string, n int) []plan.Batch {
 	capCand := batchCap(n)
 	type open struct {
@@ -101,6 +106,15 @@ func Batches(pass plan.Pass, claims []Claim, groupKey func(i int) string, n int)
 			best.union[x.Index] = true
 		}
 	}
+	bs = mergeSmall(bs, capCand, func(b *open) (map[int]bool, int) { return b.union, len(b.claims) }, func(a, b *open) {
+		a.claims = append(a.claims, b.claims...)
+		for x := range b.union {
+			a.union[x] = true
+		}
+		for g := range b.groups {
+			a.groups[g] = true
+		}
+	})
 	out := make([]plan.Batch, 0, len(bs)+1)
 	for _, b := range bs {
 		cands := make([]int, 0, len(b.union))
@@ -116,4 +130,42 @@ func Batches(pass plan.Pass, claims []Claim, groupKey func(i int) string, n int)
 		out = append(out, plan.Batch{Pass: pass, Claims: none, Candidates: []int{}})
 	}
 	return out
+}
+
+// mergeSmall merges batches pairwise, the pair sharing most candidates (then
+// the smaller merged list, then the earlier pair) first, while the merged
+// candidate list has at most capCand entries and claims at most
+// MaxBatchClaims. view returns a batch's candidate set and claim count;
+// merge folds the second batch into the first.
+func mergeSmall[B any](bs []B, capCand int, view func(B) (map[int]bool, int), merge func(a, b B)) []B {
+	for {
+		bi, bj, bestShared, bestSize := -1, -1, -1, 0
+		for i := range bs {
+			ui, ci := view(bs[i])
+			for j := i + 1; j < len(bs); j++ {
+				uj, cj := view(bs[j])
+				if ci+cj > MaxBatchClaims {
+					continue
+				}
+				shared := 0
+				for x := range uj {
+					if ui[x] {
+						shared++
+					}
+				}
+				size := len(ui) + len(uj) - shared
+				if size > capCand {
+					continue
+				}
+				if shared > bestShared || (shared == bestShared && size < bestSize) {
+					bi, bj, bestShared, bestSize = i, j, shared, size
+				}
+			}
+		}
+		if bi < 0 {
+			return bs
+		}
+		merge(bs[bi], bs[bj])
+		bs = append(bs[:bj], bs[bj+1:]...)
+	}
 }
