@@ -183,11 +183,12 @@ func TestScoreOpenAIKilledAndResumed(t *testing.T) {
 		default:
 		}
 		mu.Lock()
-		n := nAnswered
+		n, claims := nAnswered, len(answered)
 		mu.Unlock()
-		// Three answered, and the fourth request is hanging: the child has
-		// written the first three batches to its cache.
-		if n >= 3 && len(srv.Calls()) > 3 {
+		// Three answered, every claim of them in the child's cache (it
+		// writes a batch as its answer arrives), and later requests hang:
+		// the kill lands mid-run with nothing answered but unrecorded.
+		if n >= 3 && cachedLines(filepath.Join(store, "judge-cache", "verdicts.jsonl")) >= claims {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -444,4 +445,13 @@ func TestScoreOpenAIBudget(t *testing.T) {
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Error("the continued run differs from an unbudgeted one")
 	}
+}
+
+// cachedLines counts the complete lines of a judge cache file (0 if none).
+func cachedLines(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	return bytes.Count(b, []byte("\n"))
 }
