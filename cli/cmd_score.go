@@ -51,6 +51,7 @@ type scoreOptions struct {
 	Timeout     time.Duration
 	Attempts    int
 	Workers     int
+	RPM, TPM    int
 
 	// Neo4j sync (--neo4j; flags in cmd_export.go).
 	Neo4j     bool
@@ -108,6 +109,8 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "prefilter (few candidates per claim, deterministic tier first) | reference (5 batches with the whole predicted list, as the reference) | whole", Value: "prefilter", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
 			&ucli.DurationFlag{Name: "judge-timeout", Category: "LLM judge", Usage: "per-request timeout", Value: 3 * time.Minute, Destination: &o.Timeout, EnvVars: []string{"KGJUDGE_JUDGE_TIMEOUT"}},
 			&ucli.IntFlag{Name: "judge-attempts", Category: "LLM judge", Usage: "HTTP attempts per request (retries back off exponentially with jitter and honour Retry-After)", Value: 5, Destination: &o.Attempts, EnvVars: []string{"KGJUDGE_JUDGE_ATTEMPTS"}},
+			&ucli.IntFlag{Name: "rpm", Category: "LLM judge", Usage: "requests per minute the endpoint allows (0: no limit)", Destination: &o.RPM, EnvVars: []string{"KGJUDGE_JUDGE_RPM"}},
+			&ucli.IntFlag{Name: "tpm", Category: "LLM judge", Usage: "tokens per minute the endpoint allows (0: no limit)", Destination: &o.TPM, EnvVars: []string{"KGJUDGE_JUDGE_TPM"}},
 			&ucli.IntFlag{Name: "concurrency", Category: "LLM judge", Usage: "judge requests in flight", Value: 4, Destination: &o.Concurrency, EnvVars: []string{"KGJUDGE_CONCURRENCY"}},
 			&ucli.BoolFlag{Name: "no-cache", Category: "LLM judge", Usage: "neither read nor write the verdict cache (STORE/judge-cache)", Destination: &o.NoCache},
 			&ucli.BoolFlag{Name: "cache-only", Category: "LLM judge", Usage: "use cached verdicts only; fail on a miss instead of calling the judge", Destination: &o.CacheOnly},

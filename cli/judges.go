@@ -103,6 +103,7 @@ func llmjudgeConfig(o scoreOptions) llmjudge.Config {
 	cfg.PriceIn, cfg.PriceOut = o.PriceIn, o.PriceOut
 	cfg.Concurrency = o.Concurrency
 	cfg.Timeout, cfg.MaxAttempts = o.Timeout, o.Attempts
+	cfg.RPM, cfg.TPM = o.RPM, o.TPM
 	cfg.Batching = o.Batching
 	return cfg
 }

@@ -76,6 +76,14 @@ func TestScoreOpenAIRerunFromCacheIsIdentical(t *testing.T) {
 	if !bytes.Contains(sum, []byte(`"prompt_hash"`)) || !bytes.Contains(inv, []byte(`"hits"`)) {
 		t.Errorf("manifest missing from summary.json or invocation.json")
 	}
+	// Rate limits reach the judge (and its manifest).
+	outRL := t.TempDir()
+	if code, _, stderr := runCLI(t, openaiArgs(srv, store, outRL, "--rpm", "600", "--tpm", "1000000")); code != ExitOK {
+		t.Fatalf("rate-limited rerun: exit %d\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outRL, "summary.json")); !bytes.Contains(b, []byte(`"rpm": 600`)) || !bytes.Contains(b, []byte(`"tpm": 1000000`)) {
+		t.Errorf("rpm/tpm not in the manifest")
+	}
 	// --cache-only now succeeds; with a fresh store it fails on the first miss.
 	if code, _, stderr := runCLI(t, openaiArgs(srv, store, t.TempDir(), "--cache-only")); code != ExitOK {
 		t.Errorf("--cache-only over a full cache: exit %d\n%s", code, stderr)
