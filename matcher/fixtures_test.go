@@ -26,24 +26,31 @@ func loadFixture(t testing.TB, name string) fixture {
 
 var fixtureNames = fixtures.Names()
 
+// replayItem scores a fixture with its own recorded verdicts.
+func replayItem(t *testing.T, f fixture, proto Protocol) Item {
+	t.Helper()
+	r, err := NewReplay([]ingest.Eval{f.eval}, []string{f.task.ID}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := r.Judge(t.Context(), &f.task, &f.pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := Score(&f.task, &f.pred, j, proto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return it
+}
+
 // TestReplayReproducesPublished is the acceptance test: replaying the
 // recorded verdicts under the paper protocol gives every published number.
 func TestReplayReproducesPublished(t *testing.T) {
 	for _, name := range fixtureNames {
 		t.Run(name, func(t *testing.T) {
 			f := loadFixture(t, name)
-			r, err := NewReplay([]ingest.Eval{f.eval}, []string{f.task.ID}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			j, err := r.Judge(t.Context(), &f.task, &f.pred)
-			if err != nil {
-				t.Fatal(err)
-			}
-			it, err := Score(&f.task, &f.pred, j, ProtocolPaper)
-			if err != nil {
-				t.Fatal(err)
-			}
+			it := replayItem(t, f, ProtocolPaper)
 			e := f.eval
 			for _, c := range []struct {
 				name      string
@@ -82,18 +89,7 @@ func TestReplayCodeProtocol(t *testing.T) {
 	for _, name := range fixtureNames {
 		t.Run(name, func(t *testing.T) {
 			f := loadFixture(t, name)
-			r, err := NewReplay([]ingest.Eval{f.eval}, []string{f.task.ID}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			j, err := r.Judge(t.Context(), &f.task, &f.pred)
-			if err != nil {
-				t.Fatal(err)
-			}
-			it, err := Score(&f.task, &f.pred, j, ProtocolCode)
-			if err != nil {
-				t.Fatal(err)
-			}
+			it := replayItem(t, f, ProtocolCode)
 			if it.TripletPrecision != want[name] || it.TripletRecall != f.eval.TripletRecall {
 				t.Errorf("code P/R = %.4f/%.4f, want %.4f/%.4f", it.TripletPrecision, it.TripletRecall, want[name], f.eval.TripletRecall)
 			}
