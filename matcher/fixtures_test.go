@@ -44,10 +44,15 @@ func replayItem(t *testing.T, f fixture, proto Protocol) Item {
 	return it
 }
 
+// nodeListRebuilt is the fixture whose rebuilt node list has one node more
+// than the published record counts (138 vs 137, see its SOURCE.md): its node
+// metrics are not comparable, its triplet metrics are.
+const nodeListRebuilt = "d012"
+
 // TestReplayReproducesPublished is the acceptance test: replaying the
 // recorded verdicts under the paper protocol gives every published number.
 func TestReplayReproducesPublished(t *testing.T) {
-	for _, name := range fixtureNames {
+	for _, name := range fixtures.All() {
 		t.Run(name, func(t *testing.T) {
 			f := loadFixture(t, name)
 			it := replayItem(t, f, ProtocolPaper)
@@ -63,12 +68,15 @@ func TestReplayReproducesPublished(t *testing.T) {
 				{"node_recall", it.NodeRecall, e.NodeRecall},
 				{"node_f1", it.NodeF1, e.NodeF1},
 			} {
+				if name == nodeListRebuilt && strings.HasPrefix(c.name, "node_") {
+					continue
+				}
 				if c.got != c.want {
 					t.Errorf("%s = %.4f, published %.4f", c.name, c.got, c.want)
 				}
 			}
 			nd := e.NodeDetails
-			if *it.NodeDetails != (NodeDetails{nd.TotalGTNodes, nd.RecalledGTNodes, nd.TotalPredNodes, nd.PrecisePredNodes, nd.NodePrecision, nd.NodeRecall, nd.NodeF1}) {
+			if name != nodeListRebuilt && *it.NodeDetails != (NodeDetails{nd.TotalGTNodes, nd.RecalledGTNodes, nd.TotalPredNodes, nd.PrecisePredNodes, nd.NodePrecision, nd.NodeRecall, nd.NodeF1}) {
 				t.Errorf("node details %+v, published %+v", *it.NodeDetails, *nd)
 			}
 			if it.NumPredTriples != e.NumPredTriples || it.Coverage.CoveredCount != e.Coverage.CoveredCount || it.Validity.ValidCount != e.Validity.ValidCount {
