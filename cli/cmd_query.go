@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/kgjudge/kgjudge/hierarchy"
+
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -45,6 +47,9 @@ func (o neo4jOptions) config() neo4j.Config {
 			*f.dst = f.v
 		}
 	}
+	// The store writes the class of every triple: the hierarchy analyzer
+	// is the one in use.
+	c.Classes = hierarchy.GraphClassifier{}
 	return c
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
 )
 

@@ -1,7 +1,7 @@
 // Package llmjudge owns the OpenAI-compatible LLM judge: it plans a
 // sample's claims into batches, decides them through a cache and a
 // transport stack, maps local ids back to the sample's indices, and keeps
-// the token ledger and the run manifest. It satisfies matcher.Judge. It must
+// the token ledger and the run manifest. It satisfies kg.Judge. It must
 // not score (matcher does), read task or prediction files, or touch the CLI.
 //
 // Versioning: every verdict's Judge field is "openai:<model>@<set hash>",
@@ -29,10 +29,9 @@ import (
 	"github.com/kgjudge/kgjudge/llmjudge/cache"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/llmjudge/decide"
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 	"github.com/kgjudge/kgjudge/llmjudge/prompt"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
-	"github.com/kgjudge/kgjudge/matcher"
 )
 
 // Judge is the LLM judge. It is safe for concurrent use by several samples.
@@ -56,7 +55,7 @@ type Judge struct {
 	modes                             map[transport.Mode]int64
 }
 
-var _ matcher.Judge = (*Judge)(nil)
+var _ kg.Judge = (*Judge)(nil)
 
 // New builds a judge from cfg. Close it to release the cache file.
 func New(ctx context.Context, cfg Config) (*Judge, error) {
@@ -126,7 +125,7 @@ func New(ctx context.Context, cfg Config) (*Judge, error) {
 	return j, nil
 }
 
-// Name implements matcher.Judge: "openai:<model>@<prompt set hash>".
+// Name implements kg.Judge: "openai:<model>@<prompt set hash>".
 func (j *Judge) Name() string { return j.name }
 
 // Close releases the cache file.
@@ -212,13 +211,13 @@ func predTriple(p *kg.Prediction) func(int) kg.Triple {
 	return func(i int) kg.Triple { return p.Triples[i] }
 }
 
-// Judge implements matcher.Judge. Claims the judge could not decide are
+// Judge implements kg.Judge. Claims the judge could not decide are
 // unjudged with the reason (never uncovered by accident). The error names
 // the task, sample and batch; it is returned for a cancelled context, a
 // cache-only miss, a bad plan or a cache write failure.
-func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (matcher.Judgement, error) {
+func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (kg.Judgement, error) {
 	nGT, nPred := len(task.Triples), len(pred.Triples)
-	out := matcher.Judgement{Judge: j.name, Coverage: make([]kg.Verdict, nGT)}
+	out := kg.Judgement{Judge: j.name, Coverage: make([]kg.Verdict, nGT)}
 	if !j.cfg.NoValidity {
 		out.Validity = make([]kg.Validity, nPred)
 	}
@@ -293,7 +292,7 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 
 // apply maps an answer's decisions onto the judgement. Different jobs touch
 // different indices, so concurrent calls do not race.
-func (j *Judge) apply(out *matcher.Judgement, jb job, ans *decide.Answer) {
+func (j *Judge) apply(out *kg.Judgement, jb job, ans *decide.Answer) {
 	modes := map[transport.Mode]int64{}
 	for _, m := range ans.Modes {
 		modes[m]++

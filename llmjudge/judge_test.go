@@ -13,7 +13,6 @@ import (
 
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
-	"github.com/kgjudge/kgjudge/matcher"
 )
 
 // sample has nGT GT triples; every third one is also predicted (exact
@@ -53,7 +52,7 @@ func newJudge(t *testing.T, cfg Config) *Judge {
 }
 
 // wantJudgement is what an exact-match oracle must give for sample().
-func checkCorrect(t *testing.T, task *kg.Task, pred *kg.Prediction, j matcher.Judgement) {
+func checkCorrect(t *testing.T, task *kg.Task, pred *kg.Prediction, j kg.Judgement) {
 	t.Helper()
 	predAt := map[kg.Triple]int{}
 	for i, tr := range pred.Triples {
@@ -82,7 +81,7 @@ func checkCorrect(t *testing.T, task *kg.Task, pred *kg.Prediction, j matcher.Ju
 	}
 }
 
-func states(j matcher.Judgement) map[kg.State]int {
+func states(j kg.Judgement) map[kg.State]int {
 	out := map[kg.State]int{}
 	for _, v := range j.Coverage {
 		out[v.State]++

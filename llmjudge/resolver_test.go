@@ -7,7 +7,7 @@ import (
 
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // resolvingPlanner decides GT claim 0 and predicted claim 0 itself and

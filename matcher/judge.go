@@ -11,13 +11,8 @@ import (
 	"github.com/kgjudge/kgjudge/matcher/rules"
 )
 
-// Judge decides coverage (and, for the paper protocol, validity) for one
-// sample. Implementations: Offline, Replay; the LLM judge and its wrappers
-// (retry, cache, budget) come later and satisfy the same interface.
-type Judge interface {
-	Name() string
-	Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (Judgement, error)
-}
+// Judge is kg.Judge: Offline and Replay here, the LLM judge in llmjudge.
+type Judge = kg.Judge
 
 // Offline decides without any network, in two tiers: matcher/prefilter's
 // candidates and deterministic tier (normalised exact triple, or

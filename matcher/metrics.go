@@ -105,13 +105,8 @@ type ValidityDetails struct {
 	PerPred          []PredRecord `json:"per_pred_triple"`
 }
 
-// IndexProblem is a supporting index that was not counted: out of range, not
-// an integer, or pointing at a GT triple that does not exist.
-type IndexProblem struct {
-	Where string `json:"where"` // e.g. "per_gt_triple[3].supporting_pred_indices[1]"
-	Value string `json:"value"`
-	Why   string `json:"why"`
-}
+// IndexProblem is kg.IndexProblem, named here for the metrics' readers.
+type IndexProblem = kg.IndexProblem
 
 // Unjudged counts claims no judge decided, per pass.
 type Unjudged struct {
@@ -147,16 +142,8 @@ type Item struct {
 	Structure any `json:"structure,omitempty"`
 }
 
-// Judgement is what a judge decided about one sample. Validity is nil when
-// the judge ran no validity pass (then only the code protocol applies).
-type Judgement struct {
-	Judge    string
-	Coverage []kg.Verdict
-	Validity []kg.Validity
-	// Problems are indices the judge produced that could not be read as
-	// integers (the replay judge reports them; they are never counted).
-	Problems []IndexProblem
-}
+// Judgement is kg.Judgement, named here for the metrics' callers.
+type Judgement = kg.Judgement
 
 // Score computes one sample's metrics from a judgement under a protocol.
 // Verdicts are matched to GT triples by GTIndex; a GT triple without a

@@ -2,6 +2,8 @@ package neo4j
 
 import (
 	"fmt"
+
+	"github.com/kgjudge/kgjudge/kg"
 	"os"
 	"strconv"
 	"strings"
@@ -51,6 +53,19 @@ type Config struct {
 	// Trace prints each write statement's time to stderr
 	// (KGJUDGE_NEO4J_TRACE=1), for tuning the sync.
 	Trace bool
+	// Classes gives the relation class written on every stored triple
+	// (nil: no class). The store does not classify: its caller passes the
+	// analyzer in use, and the analyzer's Version is part of every graph's
+	// content hash, so a changed lexicon rewrites the stored classes.
+	Classes Classifier
+}
+
+// Classifier assigns each triple of a graph its relation class.
+type Classifier interface {
+	// Classify returns one class per triple of graph, in order.
+	Classify(graph []kg.Triple) []string
+	// Version names the classification data (a lexicon hash).
+	Version() string
 }
 
 // ConfigFromEnv reads NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE,

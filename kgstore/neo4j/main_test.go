@@ -1,6 +1,8 @@
 package neo4j
 
 import (
+	"github.com/kgjudge/kgjudge/hierarchy"
+
 	"context"
 	"fmt"
 	"os"
@@ -69,6 +71,7 @@ func testConfig(t testing.TB) Config {
 	}
 	cfg := ConfigFromEnv()
 	cfg.Namespace = fmt.Sprintf("test-%d-%d-%s", os.Getpid(), nsSeq.Add(1), t.Name())
+	cfg.Classes = hierarchy.GraphClassifier{}
 	return cfg
 }
 

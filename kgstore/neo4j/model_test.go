@@ -255,3 +255,46 @@ func TestClasses(t *testing.T) {
 		t.Errorf("classes = %v", res.Rows)
 	}
 }
+
+// fixedClasses classifies every triple as one class, under a version.
+type fixedClasses struct{ class, version string }
+
+func (f fixedClasses) Classify(g []kg.Triple) []string {
+	out := make([]string, len(g))
+	for i := range out {
+		out[i] = f.class
+	}
+	return out
+}
+func (f fixedClasses) Version() string { return f.version }
+
+// TestClassVersionRewrites: the classifier's version is part of a graph's
+// content hash, so the same task written under a new lexicon gets the new
+// classes, and under the same lexicon is skipped.
+func TestClassVersionRewrites(t *testing.T) {
+	ctx := context.Background()
+	cfg := testConfig(t)
+	task := kg.Task{ID: "t", Triples: []kg.GTTriple{{Triple: kg.Triple{Head: "a", Relation: "r", Tail: "b"}}}}
+	for _, step := range []struct {
+		cls  fixedClasses
+		want string
+	}{
+		{fixedClasses{"factual", "v1"}, "factual"},
+		{fixedClasses{"meta", "v1"}, "factual"}, // same version: unchanged, skipped
+		{fixedClasses{"meta", "v2"}, "meta"},
+	} {
+		cfg.Classes = step.cls
+		s := openTest(t, cfg)
+		if err := s.PutTask(ctx, task); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Query(ctx, "MATCH (:Task {ns: $ns})-[:HAS_TRIPLE]->(g:GT) RETURN g.class", nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(res.Rows) != "[["+step.want+"]]" {
+			t.Errorf("classifier %+v: classes = %v, want %s", step.cls, res.Rows, step.want)
+		}
+		s.Close()
+	}
+}

@@ -13,7 +13,6 @@ import (
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 )
@@ -358,7 +357,7 @@ func (s *Store) taskUnit(t kg.Task) (*unit, error) {
 	}
 	t.Source = ""
 	return &unit{kind: kindTask, key: s.taskKey(t.ID), id: t.ID, task: &t,
-		hash: hashOf(fmt.Sprintf("%#v", t)), rows: 1 + len(t.Triples) + len(t.Nodes)}, nil
+		hash: hashOf(fmt.Sprintf("%#v", t) + s.classVersion()), rows: 1 + len(t.Triples) + len(t.Nodes)}, nil
 }
 
 func (s *Store) predUnit(key kgstore.SampleKey, p kg.Prediction) (*unit, error) {
@@ -367,7 +366,7 @@ func (s *Store) predUnit(key kgstore.SampleKey, p kg.Prediction) (*unit, error) 
 	}
 	p.Source = ""
 	return &unit{kind: kindPred, key: s.sampleKey(key), sk: key, pred: &p,
-		hash: hashOf(fmt.Sprintf("%#v", p)), rows: 1 + len(p.Triples)}, nil
+		hash: hashOf(fmt.Sprintf("%#v", p) + s.classVersion()), rows: 1 + len(p.Triples)}, nil
 }
 
 func (s *Store) verdictUnit(v kgstore.Verdicts) (*unit, error) {
@@ -741,17 +740,17 @@ func (s *Store) write(r txRunner, units []*unit, st *Stats) error {
 		for i, x := range t.Triples {
 			graph[i] = x.Triple
 		}
-		class := classes(graph)
+		class := s.classes(graph)
 		triples := make([]map[string]any, len(t.Triples))
 		for i, x := range t.Triples {
 			p := map[string]any{
 				"key": tripleKey(u.key, i), "ns": s.ns, "task": t.ID, "index": i,
 				"head": x.Head, "relation": x.Relation, "tail": x.Tail,
 				"head_id": x.HeadID, "tail_id": x.TailID, "weight": x.Weight, "stage": x.Stage, "kind": x.Kind,
-				"class": class[x.Relation],
+				"class": class[i],
 			}
 			triples[i] = map[string]any{"h": ents.add(t.ID, x.Head), "t": ents.add(t.ID, x.Tail), "p": p,
-				"r": map[string]any{"relation": x.Relation, "class": class[x.Relation], "source": "GT", "graph": u.key, "task": t.ID, "index": i}}
+				"r": map[string]any{"relation": x.Relation, "class": class[i], "source": "GT", "graph": u.key, "task": t.ID, "index": i}}
 		}
 		if len(triples) > 0 {
 			gtRows = append(gtRows, map[string]any{"key": u.key, "triples": triples})
@@ -778,18 +777,18 @@ func (s *Store) write(r txRunner, units []*unit, st *Stats) error {
 		}
 		p, k := u.pred, u.sk
 		predRows = append(predRows, map[string]any{"key": u.key, "p": predProps(p, u.hash)})
-		class := classes(p.Triples)
+		class := s.classes(p.Triples)
 		triples := make([]map[string]any, len(p.Triples))
 		for i, x := range p.Triples {
 			props := map[string]any{
 				"key": tripleKey(u.key, i), "ns": s.ns, "run": k.Run, "task": k.TaskID, "sample": k.Sample, "index": i,
-				"head": x.Head, "relation": x.Relation, "tail": x.Tail, "class": class[x.Relation],
+				"head": x.Head, "relation": x.Relation, "tail": x.Tail, "class": class[i],
 			}
 			if v, ok := validity[i]; ok {
 				props["valid"], props["valid_judge"] = string(v.State), nonEmpty(v.Judge)
 			}
 			triples[i] = map[string]any{"h": ents.add(k.TaskID, x.Head), "t": ents.add(k.TaskID, x.Tail), "p": props,
-				"r": map[string]any{"relation": x.Relation, "class": class[x.Relation], "source": "Pred", "graph": u.key,
+				"r": map[string]any{"relation": x.Relation, "class": class[i], "source": "Pred", "graph": u.key,
 					"task": k.TaskID, "run": k.Run, "sample": k.Sample, "index": i}}
 		}
 		if len(triples) > 0 {
@@ -1044,16 +1043,26 @@ func predProps(p *kg.Prediction, hash string) map[string]any {
 	}
 }
 
-// classes maps each relation of a graph to its hierarchy class.
-func classes(graph []kg.Triple) map[string]string {
-	out := map[string]string{}
-	if len(graph) == 0 {
-		return out
+// classes gives each triple of graph its class from the configured
+// classifier ("" for all when there is none).
+func (s *Store) classes(graph []kg.Triple) []string {
+	if s.cfg.Classes == nil || len(graph) == 0 {
+		return make([]string, len(graph))
 	}
-	for _, c := range hierarchy.ClassifyGraph(graph, nil) {
-		out[c.Relation] = string(c.Class)
+	out := s.cfg.Classes.Classify(graph)
+	if len(out) != len(graph) {
+		panic(fmt.Sprintf("neo4j: classifier gave %d classes for %d triples", len(out), len(graph)))
 	}
 	return out
+}
+
+// classVersion is hashed with every graph: a graph whose classes came from
+// another lexicon is rewritten.
+func (s *Store) classVersion() string {
+	if s.cfg.Classes == nil {
+		return ""
+	}
+	return s.cfg.Classes.Version()
 }
 
 // entityRows collects the distinct entities of a transaction.

@@ -9,7 +9,7 @@ import (
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/llmjudge/cache"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 	"github.com/kgjudge/kgjudge/llmjudge/prompt"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
 )

@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"github.com/kgjudge/kgjudge/kg"
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Version names the prompt generation. Bump it for changes in meaning that

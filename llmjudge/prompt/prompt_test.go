@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/kgjudge/kgjudge/kg"
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 func batch(pass plan.Pass, lang string) Batch {

@@ -3,7 +3,7 @@ package prefilter
 import (
 	"sort"
 
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Batching constants: a batch shows at most maxBatchCandidates(n)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/kgjudge/kgjudge/alias"
 	"github.com/kgjudge/kgjudge/kg"
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Planner is the prefiltering plan.Planner: candidates, the deterministic

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/kgjudge/kgjudge/kg"
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 var _ plan.Resolver = Planner{}

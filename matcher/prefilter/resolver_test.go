@@ -3,7 +3,7 @@ package prefilter
 import (
 	"testing"
 
-	"github.com/kgjudge/kgjudge/llmjudge/plan"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 func TestPlanResolvedCarriesTheDeterministicTier(t *testing.T) {
