@@ -2,16 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/kgjudge/kgjudge/kg"
-	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/neo4j"
 	"github.com/kgjudge/kgjudge/matcher"
+	"github.com/kgjudge/kgjudge/runs"
 )
 
 type exportOptions struct {
@@ -77,116 +75,13 @@ func runExport(ctx context.Context, o exportOptions, stdout, stderr io.Writer) (
 	}
 	defer dst.Close()
 	w := dst.NewWriter()
-	st, err := exportStore(ctx, src, w, proto)
+	st, err := runs.Export(ctx, src, w, proto)
 	if err != nil {
 		return st, err
 	}
 	fmt.Fprintf(stdout, "exported to %s (namespace %q): %d tasks, %d predictions, %d verdict sets, %d triples written, %d graphs unchanged, %d transactions\n",
 		o.Neo4j.config().URI, dst.Namespace(), st.Tasks, st.Predictions, st.VerdictSets, st.Triples, st.Unchanged, st.Transactions)
 	return st, nil
-}
-
-// exportStore copies every task, and every run's samples with their verdicts
-// and metrics, from src into w.
-func exportStore(ctx context.Context, src kgstore.Store, w *neo4j.Writer, proto matcher.Protocol) (neo4j.Stats, error) {
-	ids, err := src.TaskIDs(ctx)
-	if err != nil {
-		return neo4j.Stats{}, fmt.Errorf("store: %w", err)
-	}
-	tasks := map[string]*kg.Task{}
-	for _, id := range ids {
-		t, err := src.Task(ctx, id)
-		if err != nil {
-			return neo4j.Stats{}, fmt.Errorf("store: %w", err)
-		}
-		tasks[id] = &t
-		if err := w.PutTask(ctx, t); err != nil {
-			return w.Stats(), err
-		}
-	}
-	runs, err := src.Runs(ctx)
-	if err != nil {
-		return w.Stats(), fmt.Errorf("store: %w", err)
-	}
-	for _, run := range runs {
-		keys, err := src.Samples(ctx, run)
-		if err != nil {
-			return w.Stats(), fmt.Errorf("store: %w", err)
-		}
-		for _, key := range keys {
-			p, err := src.Prediction(ctx, key)
-			if err != nil {
-				return w.Stats(), fmt.Errorf("store: %w", err)
-			}
-			if err := w.PutPrediction(ctx, key, p); err != nil {
-				return w.Stats(), err
-			}
-			v, err := src.Verdicts(ctx, key)
-			if errors.Is(err, kgstore.ErrNotFound) {
-				continue
-			}
-			if err != nil {
-				return w.Stats(), fmt.Errorf("store: %w", err)
-			}
-			if err := w.PutVerdicts(ctx, v); err != nil {
-				return w.Stats(), err
-			}
-			if t := tasks[key.TaskID]; t != nil {
-				if props, ok := scoreProps(t, &p, v, proto); ok {
-					if err := w.SetSampleProps(ctx, key, props); err != nil {
-						return w.Stats(), err
-					}
-				}
-			}
-		}
-	}
-	if err := w.Flush(ctx); err != nil {
-		return w.Stats(), err
-	}
-	return w.Stats(), nil
-}
-
-// scoreProps recomputes a stored sample's metrics from its verdicts; the
-// code protocol is used when there is no validity pass.
-func scoreProps(t *kg.Task, p *kg.Prediction, v kgstore.Verdicts, proto matcher.Protocol) (map[string]any, bool) {
-	judge := ""
-	for _, c := range v.Coverage {
-		if c.Judge != "" {
-			judge = c.Judge
-			break
-		}
-	}
-	if proto == matcher.ProtocolPaper && v.Validity == nil {
-		proto = matcher.ProtocolCode
-	}
-	it, err := matcher.Score(t, p, matcher.Judgement{Judge: judge, Coverage: v.Coverage, Validity: v.Validity}, proto)
-	if err != nil {
-		return nil, false
-	}
-	return itemProps(&it), true
-}
-
-// itemProps are the metrics of a scored sample as Sample node properties.
-func itemProps(it *matcher.Item) map[string]any {
-	p := map[string]any{
-		"protocol": string(it.Protocol), "judge": it.Judge,
-		"triplet_precision": it.TripletPrecision, "triplet_recall": it.TripletRecall, "triplet_f1": it.TripletF1,
-		"node_precision": it.NodePrecision, "node_recall": it.NodeRecall, "node_f1": it.NodeF1,
-		"num_pred_triples":  it.NumPredTriples,
-		"unjudged_coverage": it.Unjudged.Coverage, "unjudged_validity": it.Unjudged.Validity,
-		"index_problems": len(it.IndexProblems),
-	}
-	if c := it.Coverage; c != nil {
-		p["total_gt_triples"], p["covered_count"] = c.TotalGTTriples, c.CoveredCount
-	}
-	if v := it.Validity; v != nil {
-		p["valid_count"] = v.ValidCount
-	}
-	if n := it.NodeDetails; n != nil {
-		p["total_gt_nodes"], p["recalled_gt_nodes"] = n.TotalGTNodes, n.RecalledGTNodes
-		p["total_pred_nodes"], p["precise_pred_nodes"] = n.TotalPredNodes, n.PrecisePredNodes
-	}
-	return p
 }
 
 // scoreNeo4jFlags are score's --neo4j flag and the connection flags.
@@ -196,78 +91,40 @@ func scoreNeo4jFlags(on *bool, o *neo4jOptions) []ucli.Flag {
 	}, neo4jFlags(o)...)
 }
 
-// syncStore is a kgstore.Store that also writes everything to Neo4j, in
-// batches, as it is produced (kgjudge score --neo4j). Reads come from the
-// primary store. Close flushes the batches.
-type syncStore struct {
-	kgstore.Store
-	neo *neo4j.Store
-	w   *neo4j.Writer
+// neoSync is score's and import's --neo4j: a Neo4j connection and the writer
+// that the run syncs to. A nil *neoSync means no sync.
+type neoSync struct {
+	store *neo4j.Store
+	w     *neo4j.Writer
 }
 
-// withNeo4j wraps primary so that writes are synced to Neo4j when on is set.
-func withNeo4j(ctx context.Context, primary kgstore.Store, on bool, o neo4jOptions) (kgstore.Store, error) {
+// openSync connects to Neo4j when on is set, and returns nil otherwise.
+func openSync(ctx context.Context, on bool, o neo4jOptions) (*neoSync, error) {
 	if !on {
-		return primary, nil
+		return nil, nil
 	}
-	neo, err := openNeo4j(ctx, o)
+	s, err := openNeo4j(ctx, o)
 	if err != nil {
-		primary.Close()
 		return nil, err
 	}
-	return &syncStore{Store: primary, neo: neo, w: neo.NewWriter()}, nil
+	return &neoSync{store: s, w: s.NewWriter()}, nil
 }
 
-func (s *syncStore) PutTask(ctx context.Context, t kg.Task) error {
-	if err := s.Store.PutTask(ctx, t); err != nil {
-		return err
+func (n *neoSync) writer() *neo4j.Writer {
+	if n == nil {
+		return nil
 	}
-	return s.w.PutTask(ctx, t)
+	return n.w
 }
 
-func (s *syncStore) PutPrediction(ctx context.Context, key kgstore.SampleKey, p kg.Prediction) error {
-	if err := s.Store.PutPrediction(ctx, key, p); err != nil {
-		return err
+// Close flushes what the run left buffered and disconnects.
+func (n *neoSync) Close() error {
+	if n == nil {
+		return nil
 	}
-	return s.w.PutPrediction(ctx, key, p)
-}
-
-func (s *syncStore) PutVerdicts(ctx context.Context, v kgstore.Verdicts) error {
-	if err := s.Store.PutVerdicts(ctx, v); err != nil {
-		return err
-	}
-	return s.w.PutVerdicts(ctx, v)
-}
-
-// Flush commits what is buffered for Neo4j.
-func (s *syncStore) Flush(ctx context.Context) error { return s.w.Flush(ctx) }
-
-func (s *syncStore) Close() error {
-	err := s.w.Flush(context.Background())
-	if cerr := s.neo.Close(); err == nil {
-		err = cerr
-	}
-	if cerr := s.Store.Close(); err == nil {
+	err := n.w.Flush(context.Background())
+	if cerr := n.store.Close(); err == nil {
 		err = cerr
 	}
 	return err
-}
-
-// recordItem writes a scored sample's metrics to Neo4j when store syncs
-// there; otherwise it does nothing.
-func recordItem(ctx context.Context, store kgstore.Store, key kgstore.SampleKey, it *matcher.Item) error {
-	s, ok := store.(*syncStore)
-	if !ok {
-		return nil
-	}
-	return s.w.SetSampleProps(ctx, key, itemProps(it))
-}
-
-// flushStore commits what a syncing store buffered, so that errors surface
-// before the command reports success.
-func flushStore(ctx context.Context, store kgstore.Store) error {
-	if s, ok := store.(*syncStore); ok {
-		return s.Flush(ctx)
-	}
-	return nil
 }

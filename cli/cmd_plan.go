@@ -6,16 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/kgjudge/kgjudge/kgstore"
-	"github.com/kgjudge/kgjudge/kgstore/cayley"
-	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
-	"github.com/kgjudge/kgjudge/matcher/prefilter"
+	"github.com/kgjudge/kgjudge/runs"
 )
 
 type planOptions struct {
@@ -68,33 +64,6 @@ EXAMPLES:
 	}
 }
 
-// planOutput is what `kgjudge plan` writes.
-type planOutput struct {
-	Items  []planItem `json:"items"`
-	Totals planTotals `json:"totals"`
-}
-
-// planItem is a prefilter item with the judge cost estimate.
-type planItem struct {
-	prefilter.Item
-	Estimate planEstimate `json:"estimate"`
-}
-
-// planEstimate compares what an LLM judge would be sent: kgjudge's
-// prefiltered batches against the reference batching.
-type planEstimate struct {
-	Kgjudge   cost.Estimate `json:"kgjudge"`
-	Reference cost.Estimate `json:"reference"`
-}
-
-type planTotals struct {
-	Samples int `json:"samples"`
-	prefilter.Volume
-	VolumeRatio float64      `json:"volume_ratio"`
-	FocusRatio  float64      `json:"focus_ratio"`
-	Estimate    planEstimate `json:"estimate"`
-}
-
 func validatePlanArgs(o *planOptions) error {
 	for flag, p := range map[string]string{"--gt": o.GT, "--pred": o.Pred, "--map": o.Map} {
 		if p == "" {
@@ -107,73 +76,20 @@ func validatePlanArgs(o *planOptions) error {
 	return nil
 }
 
-func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*planOutput, error) {
+func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*runs.PlanOutput, error) {
 	if err := validatePlanArgs(&o); err != nil {
 		return nil, err
 	}
-	in, err := loadInputs(ctx, o.GT, o.Pred, o.Map)
+	in, err := runs.Load(ctx, o.GT, o.Pred, o.Map)
 	if err != nil {
 		return nil, err
 	}
-	inputErrs := in.problems
-	estimators, err := planEstimators(ctx, o)
+	out, err := runs.Plan(ctx, in, runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut})
 	if err != nil {
 		return nil, err
-	}
-	defer func() {
-		for _, e := range estimators {
-			e.Close()
-		}
-	}()
-	store, err := cayley.Open(ctx, ":memory:")
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	defer store.Close()
-
-	out := &planOutput{Items: []planItem{}}
-	for _, p := range in.samples() {
-		key := kgstore.SampleKey{Run: "plan", TaskID: p.TaskID, Sample: p.SampleIdx}
-		task := in.taskByID[p.TaskID]
-		if err := store.PutPrediction(ctx, key, *p); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key}}.Sample(ctx, task, p)
-		if err != nil {
-			return nil, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
-		}
-		it := planItem{Item: pl.Item}
-		for i, est := range []*cost.Estimate{&it.Estimate.Kgjudge, &it.Estimate.Reference} {
-			if *est, err = estimators[i].Estimate(ctx, task, p); err != nil {
-				return nil, fmt.Errorf("%s sample %d: estimate: %w", p.TaskID, p.SampleIdx, err)
-			}
-		}
-		out.Totals.Estimate.Kgjudge.Add(it.Estimate.Kgjudge)
-		out.Totals.Estimate.Reference.Add(it.Estimate.Reference)
-		out.Items = append(out.Items, it)
-	}
-	sort.SliceStable(out.Items, func(a, b int) bool {
-		if out.Items[a].QID != out.Items[b].QID {
-			return out.Items[a].QID < out.Items[b].QID
-		}
-		return out.Items[a].SampleIdx < out.Items[b].SampleIdx
-	})
-	focusNum := 0.0
-	for _, it := range out.Items {
-		out.Totals.Samples++
-		out.Totals.Add(it.Volume)
-		if it.PredTriples > 0 {
-			focusNum += float64(it.JudgeGTTriples) * it.MeanBatchCandidates / float64(it.PredTriples)
-		}
-	}
-	if t := out.Totals; t.ReferencePromptChars > 0 {
-		out.Totals.VolumeRatio = float64(int(1000*float64(t.PromptChars)/float64(t.ReferencePromptChars)+0.5)) / 1000
-	}
-	if t := out.Totals; t.JudgeGTTriples > 0 {
-		out.Totals.FocusRatio = float64(int(1000*focusNum/float64(t.JudgeGTTriples)+0.5)) / 1000
 	}
 	if o.Out != "" {
-		if err := writeJSON(o.Out, out); err != nil {
+		if err := runs.WriteJSON(o.Out, out); err != nil {
 			return nil, err
 		}
 	}
@@ -186,16 +102,16 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*pla
 	} else {
 		printPlan(stdout, out)
 	}
-	for _, e := range inputErrs {
+	for _, e := range in.Problems {
 		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
 	}
-	if len(inputErrs) > 0 {
-		return out, &exitStatus{code: ExitInput, msg: fmt.Sprintf("%d input problem(s); the good inputs were planned (%d samples)", len(inputErrs), len(out.Items))}
+	if len(in.Problems) > 0 {
+		return out, &exitStatus{code: ExitInput, msg: fmt.Sprintf("%d input problem(s); the good inputs were planned (%d samples)", len(in.Problems), len(out.Items))}
 	}
 	return out, nil
 }
 
-func printPlan(w io.Writer, out *planOutput) {
+func printPlan(w io.Writer, out *runs.PlanOutput) {
 	tb := &table{}
 	tb.add("task", "sample", "GT", "resolved", "no-cand", "judged", "batches", "chars", "reference", "focus")
 	for _, it := range out.Items {
@@ -218,26 +134,4 @@ func printPlan(w io.Writer, out *planOutput) {
 		fmt.Fprintf(w, "estimate, %s batching: %d call(s), ~%d prompt + ~%d completion tokens, $%.4f; fixed instruction text %d chars (not in the volume above)\n",
 			e.name, e.e.Calls, e.e.PromptTokens, e.e.CompletionTokens, e.e.USD, e.e.InstructionChars)
 	}
-}
-
-// planEstimators are two LLM judges that are never asked anything: they
-// render the prompts of kgjudge's batching and of the reference batching
-// for the cost estimate.
-func planEstimators(ctx context.Context, o planOptions) ([]*llmjudge.Judge, error) {
-	var out []*llmjudge.Judge
-	for _, b := range []string{llmjudge.BatchingPrefilter, llmjudge.BatchingReference} {
-		cfg := llmjudge.Config{Model: "estimate", NoCache: true, Batching: b, PriceIn: o.PriceIn, PriceOut: o.PriceOut}
-		if b == llmjudge.BatchingPrefilter {
-			cfg.Planner = prefilter.Planner{}
-		}
-		j, err := llmjudge.New(ctx, cfg)
-		if err != nil {
-			for _, e := range out {
-				e.Close()
-			}
-			return nil, &UserError{Err: err}
-		}
-		out = append(out, j)
-	}
-	return out, nil
 }

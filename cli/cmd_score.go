@@ -3,24 +3,19 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/kgjudge/kgjudge/hierarchy"
-	"github.com/kgjudge/kgjudge/ingest"
-	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
-	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/matcher"
+	"github.com/kgjudge/kgjudge/runs"
 )
 
 type scoreOptions struct {
@@ -161,132 +156,45 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, error) {
 	return proto, nil
 }
 
-// scoreResult is what a score run produced, for tests.
-type scoreResult struct {
-	Summary    matcher.Summary
-	Items      []matcher.Item
-	Structure  hierarchy.RunReport
-	Invocation *invocation
-}
-
-func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*scoreResult, error) {
+func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*runs.ScoreResult, error) {
 	proto, err := validateScoreArgs(&o)
 	if err != nil {
 		return nil, err
 	}
-	in, err := loadInputs(ctx, o.GT, o.Pred, o.Map)
+	in, err := runs.Load(ctx, o.GT, o.Pred, o.Map)
 	if err != nil {
 		return nil, err
 	}
-	inputErrs := in.problems
-	for i := range in.tasks {
-		if in.tasks[i].Subset == "" {
-			in.tasks[i].Subset = o.Subset
+	for i := range in.Tasks {
+		if in.Tasks[i].Subset == "" {
+			in.Tasks[i].Subset = o.Subset
 		}
 	}
-
-	judge, closeJudge, err := newJudge(ctx, o, in.ids, in.mapping)
+	judge, closeJudge, err := newJudge(ctx, o, in.IDs, in.Mapping)
 	if err != nil {
 		return nil, err
 	}
 	defer closeJudge()
-
 	store, err := openStore(ctx, o.Store)
 	if err != nil {
 		return nil, err
 	}
-	if store, err = withNeo4j(ctx, store, o.Neo4j, o.Neo4jConn); err != nil {
-		return nil, err
-	}
 	defer store.Close()
-	for i := range in.tasks {
-		if err := store.PutTask(ctx, in.tasks[i]); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-	}
-
-	res := &scoreResult{}
-	samples := in.samples()
-	prog := newProgress(stderr, len(samples))
-	var structure []hierarchy.SampleResult
-	// Samples are judged by o.Workers goroutines; results are committed to
-	// the store and the outputs in input order, so the outputs do not depend
-	// on which judgement finishes first.
-	jctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	judged := judgeAll(jctx, judge, in, samples, o.Workers)
-	for i, p := range samples {
-		key := kgstore.SampleKey{Run: o.Run, TaskID: p.TaskID, Sample: p.SampleIdx}
-		task := in.taskByID[p.TaskID]
-		if err := store.PutPrediction(ctx, key, *p); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		out := <-judged[i]
-		j, err := out.j, out.err
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				return nil, err
-			}
-			if llmjudge.IsCacheMiss(err) {
-				return nil, userErrorf("--cache-only: %w", err)
-			}
-			inputErrs = append(inputErrs, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err))
-			continue
-		}
-		item, err := matcher.Score(task, p, j, proto)
-		if err != nil {
-			inputErrs = append(inputErrs, &UserError{Err: err})
-			continue
-		}
-		if err := store.PutVerdicts(ctx, kgstore.Verdicts{Key: key, Coverage: j.Coverage, Validity: j.Validity}); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		if err := recordItem(ctx, store, key, &item); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		rep := hierarchy.Analyze(*task, *p, j.Coverage, j.Validity)
-		item.Structure = rep
-		structure = append(structure, hierarchy.SampleResult{Report: rep, Parse: p.Report, TripletF1: item.TripletF1})
-		res.Items = append(res.Items, item)
-		prog.step(p.TaskID, p.SampleIdx)
-	}
-	prog.done()
-	if err := flushStore(ctx, store); err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-
-	sort.SliceStable(res.Items, func(a, b int) bool {
-		if res.Items[a].QID != res.Items[b].QID {
-			return res.Items[a].QID < res.Items[b].QID
-		}
-		return res.Items[a].SampleIdx < res.Items[b].SampleIdx
-	})
-	res.Summary = matcher.Summarize(res.Items)
-	res.Summary.Run = o.Run
-	res.Summary.Judge = judge.Name()
-	res.Summary.Protocol = proto
-	for _, e := range inputErrs {
-		res.Summary.Failed = append(res.Summary.Failed, e.Error())
-	}
-	res.Structure = hierarchy.Aggregate(structure)
-	man := runManifest{Version: Version, Protocol: proto, Judge: judge.Name()}
-	var inv *invocation
-	if lj, ok := judge.(*llmjudge.Judge); ok {
-		m, ledger := lj.Manifest(), lj.Ledger()
-		man.LLM = stableManifest(m)
-		inv = &invocation{LLM: &m, Ledger: &ledger}
-		res.Invocation = inv
-	}
-	res.Summary.Sections = append(res.Summary.Sections,
-		matcher.Section{Key: "manifest", Value: man},
-		matcher.Section{Key: "structure", Value: res.Structure})
-	if err := writeOutputs(o.Out, res); err != nil {
+	neo, err := openSync(ctx, o.Neo4j, o.Neo4jConn)
+	if err != nil {
 		return nil, err
 	}
-	if inv != nil {
-		if err := writeJSON(filepath.Join(o.Out, "invocation.json"), inv); err != nil {
-			return nil, err
-		}
+	defer neo.Close()
+
+	prog := newProgress(stderr, len(in.Samples()))
+	res, err := runs.Score(ctx, in, runs.ScoreConfig{
+		Run: o.Run, Protocol: proto, Judge: judge, Store: store, Neo4j: neo.writer(),
+		Out: o.Out, Workers: o.Workers, Version: Version,
+		Progress: func(_, _ int, task string, sample int) { prog.step(task, sample) },
+	})
+	prog.done()
+	if err != nil {
+		return nil, err
 	}
 	if o.JSON {
 		b, err := json.MarshalIndent(res.Summary, "", "  ")
@@ -298,56 +206,17 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		printTable(stdout, o, res)
 	}
 
-	for _, e := range inputErrs {
+	for _, e := range res.Problems {
 		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
 	}
 	switch {
-	case len(inputErrs) > 0:
-		return res, &exitStatus{code: ExitInput, msg: fmt.Sprintf("%d input problem(s); the good inputs were scored (%d samples)", len(inputErrs), len(res.Items))}
+	case len(res.Problems) > 0:
+		return res, &exitStatus{code: ExitInput, msg: fmt.Sprintf("%d input problem(s); the good inputs were scored (%d samples)", len(res.Problems), len(res.Items))}
 	case res.Summary.UnjudgedItems > 0 && !o.AllowUnjudged:
 		return res, &exitStatus{code: ExitUnjudged, msg: fmt.Sprintf("%d claim(s) unjudged in %d sample(s); they count as not covered (pass --allow-unjudged to exit 0)",
 			res.Summary.Unjudged.Total(), res.Summary.UnjudgedItems)}
 	}
 	return res, nil
-}
-
-type judged struct {
-	j   matcher.Judgement
-	err error
-}
-
-// judgeAll judges samples with at most workers at a time and returns one
-// channel per sample that receives its judgement. Judges are safe for
-// concurrent use; a cancelled ctx stops the samples not yet started.
-func judgeAll(ctx context.Context, judge matcher.Judge, in *inputs, samples []*kg.Prediction, workers int) []chan judged {
-	out := make([]chan judged, len(samples))
-	for i := range out {
-		out[i] = make(chan judged, 1)
-	}
-	slots := make(chan struct{}, max(1, workers))
-	go func() {
-		for i, p := range samples {
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				out[i] <- judged{err: ctx.Err()}
-				continue
-			}
-			go func() {
-				defer func() { <-slots }()
-				j, err := judge.Judge(ctx, in.taskByID[p.TaskID], p)
-				out[i] <- judged{j, err}
-			}()
-		}
-	}()
-	return out
-}
-
-func wrapInput(err error) error {
-	if ingest.IsInputError(err) {
-		return &UserError{Err: err}
-	}
-	return err
 }
 
 func openStore(ctx context.Context, path string) (kgstore.Store, error) {
@@ -356,41 +225,4 @@ func openStore(ctx context.Context, path string) (kgstore.Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	return s, nil
-}
-
-// itemFileName is the reference's per-sample file name; task ids may hold
-// spaces and CJK (kept), but never a path separator.
-func itemFileName(it *matcher.Item) string {
-	id := strings.NewReplacer("/", "_", "\\", "_").Replace(it.QID)
-	return fmt.Sprintf("%s_sample%d.json", id, it.SampleIdx)
-}
-
-func writeOutputs(dir string, res *scoreResult) error {
-	items := filepath.Join(dir, "items")
-	if err := os.MkdirAll(items, 0o755); err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	for i := range res.Items {
-		if err := writeJSON(filepath.Join(items, itemFileName(&res.Items[i])), res.Items[i]); err != nil {
-			return err
-		}
-	}
-	return writeJSON(filepath.Join(dir, "summary.json"), res.Summary)
-}
-
-// writeJSON writes indented JSON atomically (temp file + rename), so a crash
-// never leaves a half-written result behind.
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("output: %w", err)
-	}
-	return nil
 }

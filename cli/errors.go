@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/kgjudge/kgjudge/runs"
+
 	"errors"
 	"fmt"
 )
@@ -43,7 +45,7 @@ func exitCodeOf(err error) int {
 		return es.code
 	}
 	var ue *UserError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) || runs.IsInputError(err) {
 		return ExitInput
 	}
 	return ExitInternal

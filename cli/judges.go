@@ -9,7 +9,6 @@ import (
 	"github.com/kgjudge/kgjudge/alias"
 	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/llmjudge"
-	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/matcher"
 	"github.com/kgjudge/kgjudge/matcher/prefilter"
 )
@@ -106,33 +105,4 @@ func llmjudgeConfig(o scoreOptions) llmjudge.Config {
 	cfg.RPM, cfg.TPM = o.RPM, o.TPM
 	cfg.Batching = o.Batching
 	return cfg
-}
-
-// runManifest is summary.json's "manifest": everything that decides the
-// numbers, and nothing that changes between two identical runs (tokens spent
-// and cache hits of one invocation go to invocation.json), so that a rerun
-// from the cache writes a byte-identical summary.
-type runManifest struct {
-	Version  string             `json:"kgjudge_version"`
-	Protocol matcher.Protocol   `json:"protocol"`
-	Judge    string             `json:"judge"`
-	LLM      *llmjudge.Manifest `json:"llm_judge,omitempty"`
-}
-
-// invocation is OUT/invocation.json: what this run of the command spent.
-type invocation struct {
-	LLM    *llmjudge.Manifest `json:"llm_judge,omitempty"`
-	Ledger *cost.Report       `json:"ledger,omitempty"`
-}
-
-// stableManifest drops what one invocation spent or found out from a judge
-// manifest (a rerun from the cache makes no call, so it cannot know them).
-func stableManifest(m llmjudge.Manifest) *llmjudge.Manifest {
-	m.BudgetReached = false
-	m.Tokens = cost.Usage{}
-	m.USD, m.Calls, m.Attempts, m.Retries, m.Reasks, m.Unjudged = 0, 0, 0, 0, 0, 0
-	m.Cache.Hits, m.Cache.Misses, m.Cache.Path = 0, 0, ""
-	m.Decoding.SeedRefused = false
-	m.ResponseModes = nil
-	return &m
 }

@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/runs"
 )
 
-func printTable(w io.Writer, o scoreOptions, res *scoreResult) {
+func printTable(w io.Writer, o scoreOptions, res *runs.ScoreResult) {
 	s := res.Summary
 	fmt.Fprintf(w, "run %s · judge %s · protocol %s · store %s · out %s\n\n", s.Run, s.Judge, s.Protocol, o.Store, o.Out)
 	tb := &table{}

@@ -1,0 +1,83 @@
+package runs
+
+import (
+	"context"
+	"errors"
+
+	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/kg"
+)
+
+// Inputs are the ground truth and predictions of one command, matched.
+type Inputs struct {
+	Tasks    []kg.Task
+	TaskByID map[string]*kg.Task
+	IDs      []string
+	Preds    []kg.Prediction
+	Mapping  map[string]string
+	// Problems are bad files and unmatched or duplicate predictions: they
+	// are reported and make the command exit non-zero, but the good inputs
+	// are still used.
+	Problems []error
+}
+
+// Load reads ground truth (a task file or directory), predictions (a file or
+// directory) and an optional qid map, and matches predictions to tasks. It
+// fails only when nothing can be read at all (a missing path, a bad map).
+func Load(ctx context.Context, gt, pred, mapFile string) (*Inputs, error) {
+	in := &Inputs{}
+	keepGoing := func(err error) error {
+		var fe *ingest.FileErrors
+		if errors.As(err, &fe) {
+			in.Problems = append(in.Problems, fe.Errs...)
+			return nil
+		}
+		return err
+	}
+	var err error
+	if in.Tasks, err = ingest.ReadTasks(gt); keepGoing(err) != nil {
+		return nil, asInput(err)
+	}
+	if in.Preds, err = ingest.ReadPredictions(ctx, pred); keepGoing(err) != nil {
+		return nil, asInput(err)
+	}
+	if mapFile != "" {
+		if in.Mapping, err = ingest.ReadMap(mapFile); err != nil {
+			return nil, asInput(err)
+		}
+	}
+	in.TaskByID = make(map[string]*kg.Task, len(in.Tasks))
+	for i := range in.Tasks {
+		in.TaskByID[in.Tasks[i].ID] = &in.Tasks[i]
+		in.IDs = append(in.IDs, in.Tasks[i].ID)
+	}
+	if err := ingest.MatchTasks(in.Preds, in.IDs, in.Mapping); err != nil {
+		var me *ingest.MatchError
+		if !errors.As(err, &me) {
+			return nil, err
+		}
+		in.Problems = append(in.Problems, err)
+	}
+	return in, nil
+}
+
+// Samples returns the matched predictions, each (task, sample) once, in
+// input order; the unmatched and the duplicates are in Problems already.
+func (in *Inputs) Samples() []*kg.Prediction {
+	type key struct {
+		task   string
+		sample int
+	}
+	seen := map[key]bool{}
+	var out []*kg.Prediction
+	for i := range in.Preds {
+		p := &in.Preds[i]
+		k := key{p.TaskID, p.SampleIdx}
+		if p.TaskID == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, p)
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package runs
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/kgjudge/kgjudge/kgstore"
+	"github.com/kgjudge/kgjudge/kgstore/cayley"
+	"github.com/kgjudge/kgjudge/llmjudge"
+	"github.com/kgjudge/kgjudge/llmjudge/cost"
+	"github.com/kgjudge/kgjudge/matcher/prefilter"
+)
+
+// PlanConfig prices a plan's estimate (USD per million tokens).
+type PlanConfig struct {
+	PriceIn, PriceOut float64
+}
+
+// PlanOutput is what `kgjudge plan` writes.
+type PlanOutput struct {
+	Items  []PlanItem `json:"items"`
+	Totals PlanTotals `json:"totals"`
+}
+
+// PlanItem is a prefilter item with the judge cost estimate.
+type PlanItem struct {
+	prefilter.Item
+	Estimate PlanEstimate `json:"estimate"`
+}
+
+// PlanEstimate compares what an LLM judge would be sent: kgjudge's
+// prefiltered batches against the reference batching.
+type PlanEstimate struct {
+	Kgjudge   cost.Estimate `json:"kgjudge"`
+	Reference cost.Estimate `json:"reference"`
+}
+
+type PlanTotals struct {
+	Samples int `json:"samples"`
+	prefilter.Volume
+	VolumeRatio float64      `json:"volume_ratio"`
+	FocusRatio  float64      `json:"focus_ratio"`
+	Estimate    PlanEstimate `json:"estimate"`
+}
+
+// Plan runs everything up to the judge for every matched sample of in:
+// candidates, the deterministic tier, batches, prompt volume against the
+// reference's, and a token and cost estimate of both batchings. It calls no
+// model.
+func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) {
+	estimators, err := planEstimators(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, e := range estimators {
+			e.Close()
+		}
+	}()
+	// Graph expansion reads each predicted graph from a store.
+	store, err := cayley.Open(ctx, ":memory:")
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	defer store.Close()
+
+	out := &PlanOutput{Items: []PlanItem{}}
+	for _, p := range in.Samples() {
+		key := kgstore.SampleKey{Run: "plan", TaskID: p.TaskID, Sample: p.SampleIdx}
+		task := in.TaskByID[p.TaskID]
+		if err := store.PutPrediction(ctx, key, *p); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key}}.Sample(ctx, task, p)
+		if err != nil {
+			return nil, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
+		}
+		it := PlanItem{Item: pl.Item}
+		for i, est := range []*cost.Estimate{&it.Estimate.Kgjudge, &it.Estimate.Reference} {
+			if *est, err = estimators[i].Estimate(ctx, task, p); err != nil {
+				return nil, fmt.Errorf("%s sample %d: estimate: %w", p.TaskID, p.SampleIdx, err)
+			}
+		}
+		out.Totals.Estimate.Kgjudge.Add(it.Estimate.Kgjudge)
+		out.Totals.Estimate.Reference.Add(it.Estimate.Reference)
+		out.Items = append(out.Items, it)
+	}
+	sort.SliceStable(out.Items, func(a, b int) bool {
+		if out.Items[a].QID != out.Items[b].QID {
+			return out.Items[a].QID < out.Items[b].QID
+		}
+		return out.Items[a].SampleIdx < out.Items[b].SampleIdx
+	})
+	focusNum := 0.0
+	for _, it := range out.Items {
+		out.Totals.Samples++
+		out.Totals.Add(it.Volume)
+		if it.PredTriples > 0 {
+			focusNum += float64(it.JudgeGTTriples) * it.MeanBatchCandidates / float64(it.PredTriples)
+		}
+	}
+	if t := out.Totals; t.ReferencePromptChars > 0 {
+		out.Totals.VolumeRatio = float64(int(1000*float64(t.PromptChars)/float64(t.ReferencePromptChars)+0.5)) / 1000
+	}
+	if t := out.Totals; t.JudgeGTTriples > 0 {
+		out.Totals.FocusRatio = float64(int(1000*focusNum/float64(t.JudgeGTTriples)+0.5)) / 1000
+	}
+	return out, nil
+}
+
+// planEstimators are two LLM judges that are never asked anything: they
+// render the prompts of kgjudge's batching and of the reference batching
+// for the cost estimate.
+func planEstimators(ctx context.Context, o PlanConfig) ([]*llmjudge.Judge, error) {
+	var out []*llmjudge.Judge
+	for _, b := range []string{llmjudge.BatchingPrefilter, llmjudge.BatchingReference} {
+		cfg := llmjudge.Config{Model: "estimate", NoCache: true, Batching: b, PriceIn: o.PriceIn, PriceOut: o.PriceOut}
+		if b == llmjudge.BatchingPrefilter {
+			cfg.Planner = prefilter.Planner{}
+		}
+		j, err := llmjudge.New(ctx, cfg)
+		if err != nil {
+			for _, e := range out {
+				e.Close()
+			}
+			return nil, &InputError{Err: err}
+		}
+		out = append(out, j)
+	}
+	return out, nil
+}
