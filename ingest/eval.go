@@ -16,71 +16,77 @@ import (
 	"github.com/kgjudge/kgjudge/kg"
 )
 
-// Eval is one sample's record from the reference evaluator: the published
-// metrics and the LLM judge's verdicts (FORMATS.md §3). Sections the record
-// lacks (a sample with no predicted triple has no details) are nil.
+// Eval is one sample's record from the reference evaluator (kg.Record:
+// the published metrics and the LLM judge's verdicts, FORMATS.md §3) and
+// where it was read from. Supporting indices that are not integers are kept
+// in each record's Unread, never counted.
 type Eval struct {
-	QID       string `json:"qid"`
-	SampleIdx int    `json:"sample_idx"`
-
-	NodePrecision float64      `json:"node_precision"`
-	NodeRecall    float64      `json:"node_recall"`
-	NodeF1        float64      `json:"node_f1"`
-	NodeDetails   *NodeDetails `json:"node_details,omitempty"`
-
-	TripletPrecision float64          `json:"triplet_precision"`
-	TripletRecall    float64          `json:"triplet_recall"`
-	TripletF1        float64          `json:"triplet_f1"`
-	Coverage         *CoverageDetails `json:"coverage_details,omitempty"`
-	Validity         *ValidityDetails `json:"validity_details,omitempty"`
-	NumPredTriples   int              `json:"num_pred_triples"`
-
+	kg.Record
 	// Source is the file (and line, for trajectories) it was read from.
 	Source string `json:"-"`
 }
 
-// NodeDetails are the published node counts and metrics.
-type NodeDetails struct {
-	TotalGTNodes     int     `json:"total_gt_nodes"`
-	RecalledGTNodes  int     `json:"recalled_gt_nodes"`
-	TotalPredNodes   int     `json:"total_pred_nodes"`
-	PrecisePredNodes int     `json:"precise_pred_nodes"`
-	NodePrecision    float64 `json:"node_precision"`
-	NodeRecall       float64 `json:"node_recall"`
-	NodeF1           float64 `json:"node_f1"`
-}
-
-// CoverageDetails is the coverage pass: one record per GT triple.
-type CoverageDetails struct {
+// The reference's sections are decoded leniently, as the reference reads
+// them (non-string triple values stringified, indices kept as written), and
+// then turned into kg's record types.
+type coverageIn struct {
 	TotalGTTriples int        `json:"total_gt_triples"`
 	CoveredCount   int        `json:"covered_count"`
 	TripletRecall  float64    `json:"triplet_recall"`
-	PerGTTriple    []GTRecord `json:"per_gt_triple"`
+	Unjudged       int        `json:"unjudged"`
+	PerGTTriple    []gtRecord `json:"per_gt_triple"`
 }
 
-// ValidityDetails is the validity pass: one record per predicted triple.
-type ValidityDetails struct {
+type validityIn struct {
 	TotalPredTriples int          `json:"total_pred_triples"`
 	ValidCount       int          `json:"valid_count"`
 	TripletPrecision float64      `json:"triplet_precision"`
-	PerPredTriple    []PredRecord `json:"per_pred_triple"`
+	Unjudged         int          `json:"unjudged"`
+	PerPredTriple    []predRecord `json:"per_pred_triple"`
 }
 
-// GTRecord is the judge's coverage verdict on one GT triple.
-type GTRecord struct {
-	GTIndex  int       `json:"gt_index"`
-	GTTriple kg.Triple `json:"gt_triple"`
-	Covered  bool      `json:"covered"`
-	// SupportingPredIndices are kept as the judge wrote them; see Ints.
+type gtRecord struct {
+	GTIndex               int        `json:"gt_index"`
+	GTTriple              kg.Triple  `json:"gt_triple"`
+	Covered               bool       `json:"covered"`
 	SupportingPredIndices RawIndices `json:"supporting_pred_indices"`
 }
 
-// PredRecord is the judge's validity verdict on one predicted triple.
-type PredRecord struct {
+type predRecord struct {
 	PredIndex           int        `json:"pred_index"`
 	PredTriple          kg.Triple  `json:"pred_triple"`
 	Valid               bool       `json:"valid"`
 	SupportingGTIndices RawIndices `json:"supporting_gt_indices"`
+}
+
+func (c *coverageIn) record() *kg.CoverageDetails {
+	if c == nil {
+		return nil
+	}
+	out := &kg.CoverageDetails{TotalGTTriples: c.TotalGTTriples, CoveredCount: c.CoveredCount, TripletRecall: c.TripletRecall, Unjudged: c.Unjudged}
+	if c.PerGTTriple != nil {
+		out.PerGTTriple = make([]kg.GTRecord, len(c.PerGTTriple))
+	}
+	for i, g := range c.PerGTTriple {
+		ints, bad := g.SupportingPredIndices.Ints()
+		out.PerGTTriple[i] = kg.GTRecord{GTIndex: g.GTIndex, GTTriple: g.GTTriple, Covered: g.Covered, SupportingPredIndices: ints, Unread: bad}
+	}
+	return out
+}
+
+func (v *validityIn) record() *kg.ValidityDetails {
+	if v == nil {
+		return nil
+	}
+	out := &kg.ValidityDetails{TotalPredTriples: v.TotalPredTriples, ValidCount: v.ValidCount, TripletPrecision: v.TripletPrecision, Unjudged: v.Unjudged}
+	if v.PerPredTriple != nil {
+		out.PerPredTriple = make([]kg.PredRecord, len(v.PerPredTriple))
+	}
+	for i, p := range v.PerPredTriple {
+		ints, bad := p.SupportingGTIndices.Ints()
+		out.PerPredTriple[i] = kg.PredRecord{PredIndex: p.PredIndex, PredTriple: p.PredTriple, Valid: p.Valid, SupportingGTIndices: ints, Unread: bad}
+	}
+	return out
 }
 
 // RawIndices are indices exactly as a judge wrote them (JSON values), so that
@@ -116,8 +122,8 @@ func (r *RawIndices) UnmarshalJSON(data []byte) error {
 }
 
 // UnmarshalJSON stringifies non-string triple values as the reference does.
-func (g *GTRecord) UnmarshalJSON(data []byte) error {
-	type plain GTRecord
+func (g *gtRecord) UnmarshalJSON(data []byte) error {
+	type plain gtRecord
 	var aux struct {
 		plain
 		GTTriple looseTriple `json:"gt_triple"`
@@ -125,14 +131,14 @@ func (g *GTRecord) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &aux); err != nil {
 		return err
 	}
-	*g = GTRecord(aux.plain)
+	*g = gtRecord(aux.plain)
 	g.GTTriple = kg.Triple(aux.GTTriple)
 	return nil
 }
 
 // UnmarshalJSON stringifies non-string triple values as the reference does.
-func (p *PredRecord) UnmarshalJSON(data []byte) error {
-	type plain PredRecord
+func (p *predRecord) UnmarshalJSON(data []byte) error {
+	type plain predRecord
 	var aux struct {
 		plain
 		PredTriple looseTriple `json:"pred_triple"`
@@ -140,7 +146,7 @@ func (p *PredRecord) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &aux); err != nil {
 		return err
 	}
-	*p = PredRecord(aux.plain)
+	*p = predRecord(aux.plain)
 	p.PredTriple = kg.Triple(aux.PredTriple)
 	return nil
 }
@@ -163,7 +169,9 @@ func (t *looseTriple) UnmarshalJSON(data []byte) error {
 // evalDoc decodes an eval file or a trajectory line. Its own qid,
 // sample_idx and num_pred_triples shadow Eval's, to see whether they are there.
 type evalDoc struct {
-	Eval
+	kg.Record
+	Coverage  *coverageIn     `json:"coverage_details"`
+	Validity  *validityIn     `json:"validity_details"`
 	QIDRaw    json.RawMessage `json:"qid"`
 	SampleRaw json.RawMessage `json:"sample_idx"`
 	NumPred   json.RawMessage `json:"num_pred_triples"`
@@ -200,7 +208,8 @@ func DecodeEval(data []byte, name string) (Eval, error) {
 }
 
 func (d *evalDoc) finish(name string, line int, defQID string, defSample int) (Eval, error) {
-	e := d.Eval
+	e := Eval{Record: d.Record}
+	e.Coverage, e.Validity = d.Coverage.record(), d.Validity.record()
 	e.Source = name
 	if line > 0 {
 		e.Source = fmt.Sprintf("%s line %d", name, line)

@@ -1,7 +1,6 @@
 package matcher
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -26,19 +25,19 @@ func synthItem(r *rand.Rand, id string, nGT, nPred int) (kg.Task, kg.Prediction,
 	for i := 0; i < nPred; i++ {
 		pred.Triples = append(pred.Triples, kg.Triple{Head: fmt.Sprintf("entity %s %d", id, r.IntN(nGT)), Relation: "r" + strconv.Itoa(i%23), Tail: "value " + strconv.Itoa(i)})
 	}
-	ev := ingest.Eval{QID: id, NumPredTriples: nPred, Source: id,
-		Coverage: &ingest.CoverageDetails{TotalGTTriples: nGT}, Validity: &ingest.ValidityDetails{TotalPredTriples: nPred}}
+	ev := ingest.Eval{Source: id, Record: kg.Record{QID: id, NumPredTriples: nPred,
+		Coverage: &kg.CoverageDetails{TotalGTTriples: nGT}, Validity: &kg.ValidityDetails{TotalPredTriples: nPred}}}
 	for i, g := range task.Triples {
-		rec := ingest.GTRecord{GTIndex: i, GTTriple: g.Triple, Covered: r.IntN(4) == 0}
+		rec := kg.GTRecord{GTIndex: i, GTTriple: g.Triple, Covered: r.IntN(4) == 0}
 		if rec.Covered {
 			for k := 0; k < 1+r.IntN(3); k++ {
-				rec.SupportingPredIndices = append(rec.SupportingPredIndices, json.RawMessage(strconv.Itoa(r.IntN(nPred))))
+				rec.SupportingPredIndices = append(rec.SupportingPredIndices, r.IntN(nPred))
 			}
 		}
 		ev.Coverage.PerGTTriple = append(ev.Coverage.PerGTTriple, rec)
 	}
 	for i, p := range pred.Triples {
-		ev.Validity.PerPredTriple = append(ev.Validity.PerPredTriple, ingest.PredRecord{PredIndex: i, PredTriple: p, Valid: r.IntN(5) == 0})
+		ev.Validity.PerPredTriple = append(ev.Validity.PerPredTriple, kg.PredRecord{PredIndex: i, PredTriple: p, Valid: r.IntN(5) == 0})
 	}
 	return task, pred, ev
 }

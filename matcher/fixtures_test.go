@@ -76,7 +76,7 @@ func TestReplayReproducesPublished(t *testing.T) {
 				}
 			}
 			nd := e.NodeDetails
-			if name != nodeListRebuilt && *it.NodeDetails != (NodeDetails{nd.TotalGTNodes, nd.RecalledGTNodes, nd.TotalPredNodes, nd.PrecisePredNodes, nd.NodePrecision, nd.NodeRecall, nd.NodeF1}) {
+			if name != nodeListRebuilt && *it.NodeDetails != *nd {
 				t.Errorf("node details %+v, published %+v", *it.NodeDetails, *nd)
 			}
 			if it.NumPredTriples != e.NumPredTriples || it.Coverage.CoveredCount != e.Coverage.CoveredCount || it.Validity.ValidCount != e.Validity.ValidCount {

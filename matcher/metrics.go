@@ -52,58 +52,15 @@ func F1(p, r float64) float64 {
 	return 2 * p * r / (p + r)
 }
 
-// NodeDetails mirrors the reference's node_details.
-type NodeDetails struct {
-	TotalGTNodes     int     `json:"total_gt_nodes"`
-	RecalledGTNodes  int     `json:"recalled_gt_nodes"`
-	TotalPredNodes   int     `json:"total_pred_nodes"`
-	PrecisePredNodes int     `json:"precise_pred_nodes"`
-	NodePrecision    float64 `json:"node_precision"`
-	NodeRecall       float64 `json:"node_recall"`
-	NodeF1           float64 `json:"node_f1"`
-}
-
-// GTRecord is one entry of coverage_details.per_gt_triple, with kgjudge's
-// additions (state, kind, judge, reason).
-type GTRecord struct {
-	GTIndex int             `json:"gt_index"`
-	GT      kg.Triple       `json:"gt_triple"`
-	Covered bool            `json:"covered"`
-	Support []int           `json:"supporting_pred_indices"`
-	State   kg.State        `json:"state"`
-	Kind    kg.CoverageKind `json:"kind,omitempty"`
-	Judge   string          `json:"judge,omitempty"`
-	Reason  string          `json:"reason,omitempty"`
-}
-
-// CoverageDetails mirrors the reference's coverage_details.
-type CoverageDetails struct {
-	TotalGTTriples int        `json:"total_gt_triples"`
-	CoveredCount   int        `json:"covered_count"`
-	TripletRecall  float64    `json:"triplet_recall"`
-	Unjudged       int        `json:"unjudged"`
-	PerGT          []GTRecord `json:"per_gt_triple"`
-}
-
-// PredRecord is one entry of validity_details.per_pred_triple.
-type PredRecord struct {
-	PredIndex int       `json:"pred_index"`
-	Pred      kg.Triple `json:"pred_triple"`
-	Valid     bool      `json:"valid"`
-	Support   []int     `json:"supporting_gt_indices"`
-	State     kg.State  `json:"state"`
-	Judge     string    `json:"judge,omitempty"`
-	Reason    string    `json:"reason,omitempty"`
-}
-
-// ValidityDetails mirrors the reference's validity_details.
-type ValidityDetails struct {
-	TotalPredTriples int          `json:"total_pred_triples"`
-	ValidCount       int          `json:"valid_count"`
-	TripletPrecision float64      `json:"triplet_precision"`
-	Unjudged         int          `json:"unjudged"`
-	PerPred          []PredRecord `json:"per_pred_triple"`
-}
+// The reference record's parts are kg's, named here for the metrics'
+// readers.
+type (
+	NodeDetails     = kg.NodeDetails
+	GTRecord        = kg.GTRecord
+	CoverageDetails = kg.CoverageDetails
+	PredRecord      = kg.PredRecord
+	ValidityDetails = kg.ValidityDetails
+)
 
 // IndexProblem is kg.IndexProblem, named here for the metrics' readers.
 type IndexProblem = kg.IndexProblem
@@ -120,18 +77,7 @@ func (u Unjudged) Total() int { return u.Coverage + u.Validity }
 // Item is the result for one (task, sample): the reference's per-sample keys
 // followed by kgjudge's additions.
 type Item struct {
-	QID              string           `json:"qid"`
-	SampleIdx        int              `json:"sample_idx"`
-	NodePrecision    float64          `json:"node_precision"`
-	NodeRecall       float64          `json:"node_recall"`
-	NodeF1           float64          `json:"node_f1"`
-	NodeDetails      *NodeDetails     `json:"node_details,omitempty"`
-	TripletPrecision float64          `json:"triplet_precision"`
-	TripletRecall    float64          `json:"triplet_recall"`
-	TripletF1        float64          `json:"triplet_f1"`
-	Coverage         *CoverageDetails `json:"coverage_details,omitempty"`
-	Validity         *ValidityDetails `json:"validity_details,omitempty"`
-	NumPredTriples   int              `json:"num_pred_triples"`
+	kg.Record
 
 	Protocol      Protocol       `json:"protocol"`
 	Judge         string         `json:"judge"`
@@ -150,8 +96,7 @@ type Judgement = kg.Judgement
 // verdict is unjudged. Unjudged claims count as not covered / not valid.
 func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Item, error) {
 	it := Item{
-		QID:         task.ID,
-		SampleIdx:   pred.SampleIdx,
+		Record:      kg.Record{QID: task.ID, SampleIdx: pred.SampleIdx},
 		Protocol:    proto,
 		Judge:       j.Judge,
 		ParseReport: pred.Report,
@@ -182,7 +127,7 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 		}
 		byGT[v.GTIndex] = v
 	}
-	cov := &CoverageDetails{TotalGTTriples: len(task.Triples), PerGT: make([]GTRecord, len(task.Triples))}
+	cov := &CoverageDetails{TotalGTTriples: len(task.Triples), PerGTTriple: make([]GTRecord, len(task.Triples))}
 	supporting := map[int]bool{}
 	coveredNodes := map[string]bool{}
 	for gi, gt := range task.Triples {
@@ -190,7 +135,7 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 		if !ok {
 			v = kg.Verdict{GTIndex: gi, State: kg.Unjudged, Reason: "no verdict"}
 		}
-		rec := GTRecord{GTIndex: gi, GT: gt.Triple, State: v.State, Kind: v.Kind, Judge: v.Judge, Reason: v.Reason, Support: []int{}}
+		rec := GTRecord{GTIndex: gi, GTTriple: gt.Triple, State: v.State, Kind: v.Kind, Judge: v.Judge, Reason: v.Reason, SupportingPredIndices: []int{}}
 		for si, idx := range v.Support {
 			if idx < 0 || idx >= nPred {
 				it.IndexProblems = append(it.IndexProblems, IndexProblem{
@@ -200,7 +145,7 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 				})
 				continue
 			}
-			rec.Support = append(rec.Support, idx)
+			rec.SupportingPredIndices = append(rec.SupportingPredIndices, idx)
 			// The reference counts supports of every GT triple, covered or not.
 			supporting[idx] = true
 		}
@@ -216,7 +161,7 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 		default:
 			return it, fmt.Errorf("task %q sample %d: GT triple %d has unknown state %q", task.ID, pred.SampleIdx, gi, v.State)
 		}
-		cov.PerGT[gi] = rec
+		cov.PerGTTriple[gi] = rec
 	}
 	recall := 0.0
 	if len(task.Triples) > 0 {
@@ -316,14 +261,14 @@ func validity(task *kg.Task, pred *kg.Prediction, j Judgement, it *Item) (*Valid
 		}
 		byPred[v.PredIndex] = v
 	}
-	val := &ValidityDetails{TotalPredTriples: nPred, PerPred: make([]PredRecord, nPred)}
+	val := &ValidityDetails{TotalPredTriples: nPred, PerPredTriple: make([]PredRecord, nPred)}
 	valid := map[int]bool{}
 	for pi, t := range pred.Triples {
 		v, ok := byPred[pi]
 		if !ok {
 			v = kg.Validity{PredIndex: pi, State: kg.Unjudged, Reason: "no verdict"}
 		}
-		rec := PredRecord{PredIndex: pi, Pred: t, State: v.State, Judge: v.Judge, Reason: v.Reason, Support: []int{}}
+		rec := PredRecord{PredIndex: pi, PredTriple: t, State: v.State, Judge: v.Judge, Reason: v.Reason, SupportingGTIndices: []int{}}
 		for si, idx := range v.Support {
 			if idx < 0 || idx >= len(task.Triples) {
 				it.IndexProblems = append(it.IndexProblems, IndexProblem{
@@ -333,7 +278,7 @@ func validity(task *kg.Task, pred *kg.Prediction, j Judgement, it *Item) (*Valid
 				})
 				continue
 			}
-			rec.Support = append(rec.Support, idx)
+			rec.SupportingGTIndices = append(rec.SupportingGTIndices, idx)
 		}
 		switch v.State {
 		case kg.Covered:
@@ -346,7 +291,7 @@ func validity(task *kg.Task, pred *kg.Prediction, j Judgement, it *Item) (*Valid
 		default:
 			return nil, nil, fmt.Errorf("task %q sample %d: predicted triple %d has unknown state %q", task.ID, pred.SampleIdx, pi, v.State)
 		}
-		val.PerPred[pi] = rec
+		val.PerPredTriple[pi] = rec
 	}
 	return val, valid, nil
 }

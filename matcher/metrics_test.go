@@ -106,7 +106,7 @@ func TestScoreOutOfRangeNotCounted(t *testing.T) {
 	if len(it.IndexProblems) != 4 {
 		t.Fatalf("index problems %+v, want 4 (4, -1, 99, gt_index 7)", it.IndexProblems)
 	}
-	if got := it.Coverage.PerGT[0].Support; len(got) != 1 || got[0] != 0 {
+	if got := it.Coverage.PerGTTriple[0].SupportingPredIndices; len(got) != 1 || got[0] != 0 {
 		t.Errorf("kept support %v", got)
 	}
 }
@@ -116,8 +116,8 @@ func TestScoreMissingVerdictIsUnjudged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if it.Unjudged.Coverage != 3 || it.Coverage.PerGT[3].State != kg.Unjudged {
-		t.Errorf("unjudged %+v / %+v", it.Unjudged, it.Coverage.PerGT[3])
+	if it.Unjudged.Coverage != 3 || it.Coverage.PerGTTriple[3].State != kg.Unjudged {
+		t.Errorf("unjudged %+v / %+v", it.Unjudged, it.Coverage.PerGTTriple[3])
 	}
 }
 
@@ -140,10 +140,10 @@ func TestScoreEmptyPrediction(t *testing.T) {
 
 func TestSummarizeAvgBest(t *testing.T) {
 	items := []Item{
-		{QID: "b", SampleIdx: 0, TripletF1: 0.2, TripletPrecision: 0.1},
-		{QID: "b", SampleIdx: 1, TripletF1: 0.4, TripletPrecision: 0.3},
-		{QID: "a", SampleIdx: 0, TripletF1: 0.5, TripletPrecision: 0.5, Unjudged: Unjudged{Coverage: 2}},
-		{QID: "a", SampleIdx: 1, TripletF1: 0.5, TripletPrecision: 0.7}, // tie: first sample wins
+		{Record: kg.Record{QID: "b", SampleIdx: 0, TripletF1: 0.2, TripletPrecision: 0.1}},
+		{Record: kg.Record{QID: "b", SampleIdx: 1, TripletF1: 0.4, TripletPrecision: 0.3}},
+		{Record: kg.Record{QID: "a", SampleIdx: 0, TripletF1: 0.5, TripletPrecision: 0.5}, Unjudged: Unjudged{Coverage: 2}},
+		{Record: kg.Record{QID: "a", SampleIdx: 1, TripletF1: 0.5, TripletPrecision: 0.7}}, // tie: first sample wins
 	}
 	s := Summarize(items)
 	if s.NumQueries != 2 || s.NumSamples != 2 {

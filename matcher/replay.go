@@ -82,7 +82,7 @@ func (r *Replay) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 		if g.Covered {
 			v.State, v.Kind = kg.Covered, kg.KindRecorded
 		}
-		ints, bad := g.SupportingPredIndices.Ints()
+		ints, bad := g.SupportingPredIndices, g.Unread
 		v.Support = append(v.Support, ints...)
 		for _, b := range bad {
 			j.Problems = append(j.Problems, IndexProblem{
@@ -106,7 +106,7 @@ func (r *Replay) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 		if p.Valid {
 			v.State = kg.Covered
 		}
-		ints, bad := p.SupportingGTIndices.Ints()
+		ints, bad := p.SupportingGTIndices, p.Unread
 		v.Support = append(v.Support, ints...)
 		for _, b := range bad {
 			j.Problems = append(j.Problems, IndexProblem{

@@ -1,7 +1,6 @@
 package prefilter
 
 import (
-	"strconv"
 	"testing"
 
 	"github.com/kgjudge/kgjudge/ingest"
@@ -32,9 +31,8 @@ func recordedSupport(t testing.TB, f fixture) map[int][]int {
 			continue
 		}
 		var idx []int
-		for _, raw := range r.SupportingPredIndices {
-			i, err := strconv.Atoi(string(raw))
-			if err == nil && i >= 0 && i < len(f.pred.Triples) {
+		for _, i := range r.SupportingPredIndices {
+			if i >= 0 && i < len(f.pred.Triples) {
 				idx = append(idx, i)
 			}
 		}
