@@ -24,22 +24,28 @@
 //     containment and membership in a list, chart, tier, batch or group
 //     ("Platinum Tier Game", "入选名单", "第14名" from a ranking list node),
 //     and assigning an entity to a type, class, category, tier, priority,
-//     level or group ("hospital type: 三级甲等", "priority: critical",
-//     "分类: 碳青霉烯酶").
+//     level or group ("hospital type: 综合", "priority: critical",
+//     "Ambler分类: A类", an is-a link to a class node). A relation that lists
+//     what a thing offers ("cover types: comprehensive, TPO") is factual; the
+//     head being put into a type is organizational.
 //   - bibliographic: the triple describes a published work as a record, or
-//     points at one: the paper, report, reference or source document that
-//     introduced or documents something ("论文", "参考论文", "technical
-//     report"), and the record's fields: title, authors of the work, venue,
-//     publisher, publication date or year, volume, issue, pages, DOI, arXiv
-//     or other identifiers, URL, citations. A predicted bibliographic triple
+//     points at one: the paper, book, article, report, blog post, reference
+//     or repository that introduced or documents something, or that a person
+//     wrote ("论文", "参考论文", "technical report", "代表著作", a dimension
+//     node's "core paper"), and the record's fields: title, authors, first
+//     author, editors, venue, publisher, publication date or year, edition,
+//     volume, issue, pages, DOI, arXiv or other identifiers, URL, citations.
+//     What a work says (its findings, dataset, method) is factual. A predicted bibliographic triple
 //     is "asked for" when the GT graph holds bibliographic triples of the
 //     same kind (the same concept: paper, venue, year, identifier, ...),
 //     "unasked" otherwise; a GT bibliographic triple is always asked for.
 //   - subjective: the value is a judgement rather than a checkable fact:
 //     significance, impact, legacy, innovation, "pioneering direction",
 //     strengths and weaknesses, evaluations, recommendations and their
-//     reasons, ratings and scores that express an opinion ("舒适度评分",
-//     "user review rating", "value for money").
+//     reasons, advice, ratings and scores that express an opinion
+//     ("舒适度评分", "Trustpilot score", "review score"). A relation named
+//     like a judgement whose value is checkable ("impact: 250,000 servers
+//     compromised") is factual.
 //   - meta: the statement is about the answer itself, not the world: its
 //     sources and data provenance ("数据来源", "recommendation source"),
 //     notes, caveats and confidence, verification status, the search
