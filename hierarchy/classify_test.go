@@ -2,7 +2,6 @@ package hierarchy
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,79 +39,6 @@ func readLabelled(t *testing.T) []labelled {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// TestLabelledAccuracy classifies every hand-labelled relation in the context
-// of the graph it came from and checks accuracy >= 0.90.
-func TestLabelledAccuracy(t *testing.T) {
-	rows := readLabelled(t)
-	ctxs := map[string]*GraphContext{}
-	rels := map[string]map[string]bool{}
-	for _, name := range fixtureNames {
-		f := loadFixture(t, name)
-		gt := gtTriples(f.task)
-		ctxs[name+"/gt"] = NewGraphContext(gt, nil)
-		ctxs[name+"/pred"] = NewGraphContext(f.pred.Triples, gt)
-		for src, ts := range map[string][]kg.Triple{name + "/gt": gt, name + "/pred": f.pred.Triples} {
-			rels[src] = map[string]bool{}
-			for _, tr := range ts {
-				rels[src][tr.Relation] = true
-			}
-		}
-	}
-	seen := map[string]bool{}
-	langs := map[string]int{}
-	confusion := map[Class]map[Class]int{}
-	for _, c := range Classes {
-		confusion[c] = map[Class]int{}
-	}
-	correct := 0
-	var misses []string
-	for _, r := range rows {
-		if seen[r.rel] {
-			t.Errorf("duplicate labelled relation %q", r.rel)
-		}
-		seen[r.rel] = true
-		langs[r.lang]++
-		if !rels[r.source][r.rel] {
-			t.Errorf("%q is not a relation of %s", r.rel, r.source)
-			continue
-		}
-		if _, ok := confusion[r.class]; !ok {
-			t.Fatalf("%q: unknown class %q", r.rel, r.class)
-		}
-		got := Classify(r.rel, ctxs[r.source])
-		confusion[r.class][got.Class]++
-		if got.Class == r.class {
-			correct++
-		} else {
-			misses = append(misses, fmt.Sprintf("%s %q: want %s (%s), got %s (%s)", r.source, r.rel, r.class, r.why, got.Class, got.Reason))
-		}
-	}
-	if len(rows) < 200 || langs["en"] == 0 || langs["zh"] == 0 {
-		t.Fatalf("labelled set: %d rows, languages %v; want >= 200 in both languages", len(rows), langs)
-	}
-	acc := float64(correct) / float64(len(rows))
-	var b strings.Builder
-	fmt.Fprintf(&b, "accuracy %d/%d = %.4f\nconfusion (rows: label, columns: classifier)\n%-15s", correct, len(rows), acc, "")
-	for _, c := range Classes {
-		fmt.Fprintf(&b, "%15s", c)
-	}
-	b.WriteString("\n")
-	for _, want := range Classes {
-		fmt.Fprintf(&b, "%-15s", want)
-		for _, got := range Classes {
-			fmt.Fprintf(&b, "%15d", confusion[want][got])
-		}
-		b.WriteString("\n")
-	}
-	t.Log(b.String())
-	for _, m := range misses {
-		t.Log("miss: " + m)
-	}
-	if acc < 0.90 {
-		t.Errorf("accuracy %.4f < 0.90", acc)
-	}
 }
 
 func TestClassifyLexicon(t *testing.T) {
