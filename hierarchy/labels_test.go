@@ -92,13 +92,12 @@ func (g sampleGraphs) side(s string) []kg.Triple {
 // graph for a predicted graph, nil for a GT graph.
 type classifier func(graph, reference []kg.Triple) []Class
 
-// relationClassifier is the classifier before issue 15: one class per
-// relation string within a sample (kept to measure the baseline).
-func relationClassifier(graph, reference []kg.Triple) []Class {
-	ctx := NewGraphContext(graph, reference)
-	out := make([]Class, len(graph))
-	for i, t := range graph {
-		out[i] = Classify(t.Relation, ctx).Class
+// tripleClassifier is the product's classifier.
+func tripleClassifier(graph, reference []kg.Triple) []Class {
+	cls := ClassifyTriples(graph, reference)
+	out := make([]Class, len(cls))
+	for i, c := range cls {
+		out[i] = c.Class
 	}
 	return out
 }
@@ -279,25 +278,59 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 // newlines) as one space.
 func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// TestLabelledTriplesBaseline measures the relation-level classifier that
-// issue 15 replaces on the new triple labels: the honest baseline, recorded
-// before any tuning. It asserts nothing about the level; it fails only if the
-// labels do not match the fixtures.
-func TestLabelledTriplesBaseline(t *testing.T) {
-	ev := evaluate(t, relationClassifier)
-	all := newConfusion()
-	for _, c := range []confusion{ev.tuned, ev.heldOut} {
-		for w, row := range c {
-			for g, k := range row {
-				all[w][g] += k
-			}
+// Floors on the held-out samples, set from the held-out measurement (the
+// first and only one taken after tuning, commit "hierarchy: per-triple
+// classes"): accuracy 209/239 = 0.875; recall factual 0.908, organizational
+// 0.821, bibliographic 0.963, subjective 0.565, meta 0.947. Each floor sits
+// just under its measurement, so any regression fails. The issue-15 targets
+// (accuracy >= 0.90, every recall >= 0.70) are NOT met on held-out samples:
+// accuracy and subjective recall fall short; see targetsMet.
+const heldOutAccuracyFloor = 0.87
+
+var heldOutRecallFloor = map[Class]float64{
+	Factual: 0.90, Organizational: 0.82, Bibliographic: 0.96, Subjective: 0.56, Meta: 0.94,
+}
+
+// targets are the issue-15 goals, reported (not enforced) by the test.
+const (
+	targetAccuracy = 0.90
+	targetRecall   = 0.70
+)
+
+// TestLabelledTriples measures the classifier on the hand labels: in-sample
+// (the old relation labels and the tuned samples) and held out (samples
+// nothing was tuned on), and fails under the held-out floors. The baseline
+// before issue 15 is in testdata/labelled_triples_baseline.txt.
+//
+// KGJUDGE_TUNING=1 hides every held-out figure (for tuning runs).
+func TestLabelledTriples(t *testing.T) {
+	ev := evaluate(t, tripleClassifier)
+	t.Logf("in-sample, old relation labels (labelled_relations.tsv, majority class of the relation's triples):\n%s", ev.old)
+	t.Logf("in-sample, tuned samples (%s):\n%s", tunedSamples, ev.tuned)
+	if testing.Verbose() {
+		for _, m := range ev.misses {
+			t.Log("in-sample miss: " + m)
 		}
 	}
-	t.Logf("baseline (relation-level classifier) on all new triple labels:\n%s", all)
-	t.Logf("baseline on the tuned samples (%s):\n%s", tunedSamples, ev.tuned)
-	t.Logf("baseline on the held-out samples (%s):\n%s", heldOutSamples, ev.heldOut)
-	t.Logf("baseline on the old relation labels (in-sample):\n%s", ev.old)
-	if n, _ := all.total(); n < 300 {
-		t.Errorf("%d labelled triples, want >= 300", n)
+	if os.Getenv("KGJUDGE_TUNING") != "" {
+		t.Log("KGJUDGE_TUNING set: held-out figures hidden")
+		return
+	}
+	t.Logf("HELD OUT (%s), nothing was tuned on these:\n%s", heldOutSamples, ev.heldOut)
+	acc := ev.heldOut.accuracy()
+	if acc < heldOutAccuracyFloor {
+		t.Errorf("held-out accuracy %.3f < floor %.2f", acc, heldOutAccuracyFloor)
+	}
+	met := acc >= targetAccuracy
+	for _, c := range Classes {
+		r, n := ev.heldOut.recall(c)
+		if n > 0 && r < heldOutRecallFloor[c] {
+			t.Errorf("held-out recall of %s %.3f < floor %.2f", c, r, heldOutRecallFloor[c])
+		}
+		met = met && r >= targetRecall
+	}
+	t.Logf("issue-15 targets (held-out accuracy >= %.2f, every recall >= %.2f) met: %v", targetAccuracy, targetRecall, met)
+	if n, _ := ev.heldOut.total(); n < 150 {
+		t.Errorf("%d held-out labels, want >= 150", n)
 	}
 }

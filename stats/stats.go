@@ -16,9 +16,10 @@ import (
 )
 
 // Interval is an estimate with its lower and upper bounds at Level (0.95 for
-// a 95% interval). Defined is false when there is nothing to estimate from
-// (no trials, no values): then Estimate, Low and High are zero and must not
-// be shown as figures.
+// a 95% interval). Defined is false when the interval cannot be computed
+// (no trials; fewer than two values for MeanT): then Low and High are zero and
+// must not be shown as figures (Estimate still holds a single value's mean).
+// Bounds are always finite, so an Interval marshals to JSON.
 type Interval struct {
 	Estimate float64 `json:"estimate"`
 	Low      float64 `json:"low"`
@@ -76,9 +77,8 @@ func Wilson(k, n int, level float64) Interval {
 func Wilson95(k, n int) Interval { return Wilson(k, n, 0.95) }
 
 // MeanT is the mean of xs with a Student-t interval at the given level
-// (n-1 degrees of freedom). One value gives a defined estimate with an
-// infinite-width interval reported as Low = -Inf, High = +Inf; none gives an
-// undefined interval.
+// (n-1 degrees of freedom). Fewer than two values give an undefined
+// interval (with one value, Estimate is that value).
 func MeanT(xs []float64, level float64) Interval {
 	if level <= 0 || level >= 1 {
 		panic(fmt.Sprintf("stats.MeanT: level %v outside (0, 1)", level))
@@ -88,11 +88,11 @@ func MeanT(xs []float64, level float64) Interval {
 		return iv
 	}
 	mean := Mean(xs)
-	iv.Estimate, iv.Defined = mean, true
+	iv.Estimate = mean
 	if len(xs) == 1 {
-		iv.Low, iv.High = math.Inf(-1), math.Inf(1)
 		return iv
 	}
+	iv.Defined = true
 	se := StdDev(xs) / math.Sqrt(float64(len(xs)))
 	t := TQuantile(1-(1-level)/2, float64(len(xs)-1))
 	iv.Low, iv.High = mean-t*se, mean+t*se
