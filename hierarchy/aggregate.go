@@ -90,8 +90,8 @@ type RunReport struct {
 // *Pooled is a Wilson interval over the pooled triples (treats triples as
 // independent; too narrow when samples differ), *BySample a Student-t
 // interval over the per-sample rates of the samples that have triples of the
-// class (treats the sample as the unit; undefined below one sample, infinite
-// with one). Unjudged GT triples count as not covered, unjudged predictions
+// class (treats the sample as the unit; undefined below two samples; bounds
+// clamped to [0, 1]). Unjudged GT triples count as not covered, unjudged predictions
 // as invalid, as everywhere in the report.
 type ClassSummary struct {
 	Class               Class          `json:"class"`
@@ -174,18 +174,18 @@ func (rr *RunReport) summarize(samples []SampleResult) {
 			GTShare:             rr.GTClasses[i].Share,
 			GTCovered:           cov.Covered,
 			GTRecallPooled:      stats.Wilson95(cov.Covered, cov.Triples),
-			GTRecallBySample:    stats.MeanT95(recalls[c]),
+			GTRecallBySample:    stats.MeanT95(recalls[c]).Clamp(0, 1),
 			PredTriples:         val.Triples,
 			PredShare:           rr.PredClasses[i].Share,
 			PredInvalid:         val.Invalid,
 			InvalidRatePooled:   stats.Wilson95(val.Invalid, val.Triples),
-			InvalidRateBySample: stats.MeanT95(invalids[c]),
+			InvalidRateBySample: stats.MeanT95(invalids[c]).Clamp(0, 1),
 		})
 	}
 	for _, k := range askedOrder {
 		a := askedSum[k]
 		a.InvalidRatePooled = stats.Wilson95(a.Invalid, a.Triples)
-		a.InvalidRateBySample = stats.MeanT95(askedRates[k])
+		a.InvalidRateBySample = stats.MeanT95(askedRates[k]).Clamp(0, 1)
 		rr.AskedSplit = append(rr.AskedSplit, *a)
 	}
 	if rr.SampleShapes == nil {

@@ -73,6 +73,15 @@ func Wilson(k, n int, level float64) Interval {
 	return iv
 }
 
+// Clamp limits the bounds to [lo, hi] (a t interval on a proportion can
+// cross 0 or 1; the proportion cannot). The estimate is left alone.
+func (iv Interval) Clamp(lo, hi float64) Interval {
+	if iv.Defined {
+		iv.Low, iv.High = math.Max(lo, iv.Low), math.Min(hi, iv.High)
+	}
+	return iv
+}
+
 // Wilson95 is Wilson at the 95% level.
 func Wilson95(k, n int) Interval { return Wilson(k, n, 0.95) }
 

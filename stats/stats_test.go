@@ -86,6 +86,9 @@ func TestMeanT(t *testing.T) {
 	if !near(iv.Low, -0.9706, 5e-4) || !near(iv.High, 1.5706, 5e-4) {
 		t.Errorf("MeanT95(0.2, 0.4) = %+v", iv)
 	}
+	if c := MeanT95([]float64{0.9, 1, 1}).Clamp(0, 1); c.High != 1 || c.Low >= 0.9 || c.Estimate <= 0.96 {
+		t.Errorf("clamped %+v", c)
+	}
 	if iv := MeanT95(nil); iv.Defined {
 		t.Errorf("empty: %+v", iv)
 	}
