@@ -211,6 +211,8 @@ func TestParseLexiconErrors(t *testing.T) {
 		{"fields", "meta\tx\n"},
 		{"class", "nonsense\tx\ty\n"},
 		{"empty term", "meta\tx\t...\n"},
+		{"five fields", "meta\tx\ty\twhy\textra\n"},
+		{"empty head term", "meta\tx\thead:\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := ParseLexicon([]byte(tc.in)); err == nil {
@@ -221,6 +223,59 @@ func TestParseLexiconErrors(t *testing.T) {
 	if len(DefaultLexicon().Entries()) < 100 {
 		t.Error("default lexicon too small")
 	}
+}
+
+func TestParseLexiconPlacesAndReasons(t *testing.T) {
+	l, err := ParseLexicon([]byte("# c\nmeta\tcriteria\thead:User criteria\ta criteria node\norganizational\tinstance\t=是\nsubjective\tevaluative\ttail:最\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := l.Entries()
+	if len(es) != 3 {
+		t.Fatalf("%d entries", len(es))
+	}
+	want := map[string]string{"User criteria": "head", "是": "exact", "最": "tail"}
+	for _, e := range es {
+		if want[e.Term] != e.Where {
+			t.Errorf("%q: where %q, want %q", e.Term, e.Where, want[e.Term])
+		}
+	}
+	if es[0].Why != "a criteria node" && es[1].Why != "a criteria node" && es[2].Why != "a criteria node" {
+		t.Errorf("why lost: %+v", es)
+	}
+	if got := l.Match("是否为亚洲公司品牌"); len(got) != 0 {
+		t.Errorf("exact term matched inside a longer relation: %+v", got)
+	}
+	if got := l.Match("是"); len(got) != 1 {
+		t.Errorf("exact term: %+v", got)
+	}
+	// Every shipped entry added for issue 15 carries its reason.
+	for _, e := range DefaultLexicon().Entries() {
+		if e.Where != "relation" && e.Why == "" {
+			t.Errorf("%s %q (%s) has no why", e.Kind, e.Term, e.Where)
+		}
+	}
+}
+
+// FuzzParseLexicon: any input either parses into entries with non-empty
+// folded terms and a known place, or is rejected with an error; no panic.
+func FuzzParseLexicon(f *testing.F) {
+	f.Add([]byte("meta\tcriteria\thead:criteria\twhy\n"))
+	f.Add([]byte("organizational\tinstance\t=是\n# comment\n\n"))
+	f.Add([]byte("bibliographic\tidentifier\tarXiv编号\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		l, err := ParseLexicon(b)
+		if err != nil {
+			return
+		}
+		for _, e := range l.Entries() {
+			if e.norm == "" || (e.Where != "relation" && e.Where != "exact" && e.Where != "head" && e.Where != "tail") {
+				t.Fatalf("bad entry %+v", e)
+			}
+		}
+		l.Match(string(b))
+		l.classify(string(b))
+	})
 }
 
 func ptr(b bool) *bool { return &b }
