@@ -132,6 +132,24 @@ type Report struct {
 	PredTriples []Classification `json:"-"`
 }
 
+// TripleClasses returns the class of every GT and predicted triple by index
+// (gt[i] is task.Triples[i], pred[j] is the prediction's triple j) and, for
+// predictions, whether the GT asks for their kind (nil for factual and
+// organizational triples). It is what a store keeps per triple; the store
+// gets it from its caller and need not import this package.
+func (r Report) TripleClasses() (gt, pred []Class, predAsked []*bool) {
+	gt = make([]Class, len(r.GTTriples))
+	for i, c := range r.GTTriples {
+		gt[i] = c.Class
+	}
+	pred = make([]Class, len(r.PredTriples))
+	predAsked = make([]*bool, len(r.PredTriples))
+	for i, c := range r.PredTriples {
+		pred[i], predAsked[i] = c.Class, c.AskedFor
+	}
+	return gt, pred, predAsked
+}
+
 func gtTriples(task kg.Task) []kg.Triple {
 	out := make([]kg.Triple, len(task.Triples))
 	for i, t := range task.Triples {

@@ -88,3 +88,41 @@ func TestFixtureRunSeparation(t *testing.T) {
 		}
 	}
 }
+
+// TestTripleClassesMatchClassifyTriples: the per-triple classes a store gets
+// from a report are ClassifyTriples' (GT alone, prediction against its GT),
+// index for index, and deterministic.
+func TestTripleClassesMatchClassifyTriples(t *testing.T) {
+	for _, name := range []string{"d012", "p020"} {
+		f := loadFixture(t, name)
+		rep := Analyze(f.task, f.pred, f.cov, f.val)
+		gt, pred, asked := rep.TripleClasses()
+		wantGT := ClassifyTriples(gtTriples(f.task), nil)
+		wantPred := ClassifyTriples(f.pred.Triples, gtTriples(f.task))
+		if len(gt) != len(wantGT) || len(pred) != len(wantPred) || len(asked) != len(pred) {
+			t.Fatalf("%s: %d/%d gt, %d/%d pred", name, len(gt), len(wantGT), len(pred), len(wantPred))
+		}
+		for i := range gt {
+			if gt[i] != wantGT[i].Class {
+				t.Errorf("%s gt[%d] %s, ClassifyTriples %s", name, i, gt[i], wantGT[i].Class)
+			}
+		}
+		mixed := 0
+		byRel := map[string]map[Class]bool{}
+		for i, tr := range f.pred.Triples {
+			if pred[i] != wantPred[i].Class || (asked[i] == nil) != (wantPred[i].AskedFor == nil) {
+				t.Errorf("%s pred[%d] %s, ClassifyTriples %s", name, i, pred[i], wantPred[i].Class)
+			}
+			if byRel[tr.Relation] == nil {
+				byRel[tr.Relation] = map[Class]bool{}
+			}
+			byRel[tr.Relation][pred[i]] = true
+		}
+		for _, cs := range byRel {
+			if len(cs) > 1 {
+				mixed++
+			}
+		}
+		t.Logf("%s: %d predicted relation strings whose triples fall in more than one class", name, mixed)
+	}
+}
