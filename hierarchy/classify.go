@@ -112,7 +112,7 @@ func isYesNo(tail string) bool {
 }
 
 var (
-	reURL   = regexp.MustCompile(`(?i)^(https?://|www\.)\S+$|^[a-z0-9-]+(\.[a-z0-9-]+)*\.(org|com|net|edu|gov|int|io|ai|uk|de|cn)(/\S*)?$`)
+	reURL   = regexp.MustCompile(`(?i)^(https?://|www\.)\S+$|^[a-z0-9-]+(\.[a-z0-9-]+)*\.(org|com|net|edu|gov|int|uk|de|cn)(/\S*)?$`)
 	reDOI   = regexp.MustCompile(`(?i)\b10\.\d{4,9}/\S+`)
 	reArXiv = regexp.MustCompile(`(?i)\barxiv[: ]?\s*\d{4}\.\d{4,5}|^\d{4}\.\d{4,5}(v\d+)?$`)
 	reISBN  = regexp.MustCompile(`(?i)\bisbn[: ]`)

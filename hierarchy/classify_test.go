@@ -188,6 +188,7 @@ func TestValueKind(t *testing.T) {
 		{"96.2%", KindNumber}, {"~4.5/5", KindNumber}, {"https://www.uber.com/blog/x/", KindURL}, {"edit.wti.org", KindURL},
 		{"10.14778/3476311.3476402", KindIdentifier}, {"arXiv:1909.05372", KindIdentifier}, {"feast-dev/feast", KindIdentifier},
 		{"00093792", KindIdentifier}, {"Life Simulation", KindLiteral}, {"上海", KindLiteral},
+		{"Character.ai", KindLiteral}, {"Socket.IO", KindLiteral}, {"Node.js", KindLiteral},
 	} {
 		if got := valueKind(tc.in, g); got != tc.want {
 			t.Errorf("valueKind(%q) = %s, want %s", tc.in, got, tc.want)
