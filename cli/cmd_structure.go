@@ -13,6 +13,7 @@ import (
 	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/matcher"
+	"github.com/kgjudge/kgjudge/stats"
 )
 
 type structureOptions struct {
@@ -130,13 +131,42 @@ func printStructure(w io.Writer, rr *hierarchy.RunReport, top int, brief bool) {
 		tb.write(w)
 		fmt.Fprintln(w)
 	}
+	// Rates with their pooled 95% Wilson interval (hierarchy.ClassSummary;
+	// the per-sample t interval is in the JSON).
+	ci := func(iv stats.Interval) string {
+		if !iv.Defined {
+			return "-"
+		}
+		return fmt.Sprintf("%s [%s, %s]", pct(iv.Estimate), pct(iv.Low), pct(iv.High))
+	}
 	tb = &table{}
-	tb.add("relation class", "GT share", "GT recall", "pred share", "pred valid")
-	for i, c := range rr.CoverageByClass {
-		tb.add(string(c.Class), pct(rr.GTClasses[i].Share), fmt.Sprintf("%s (%d/%d)", pct(c.Recall), c.Covered, c.Triples),
-			pct(rr.PredClasses[i].Share), fmt.Sprintf("%s (%d/%d)", pct(rr.ValidityByClass[i].ValidRate), rr.ValidityByClass[i].Valid, rr.ValidityByClass[i].Triples))
+	tb.add("triple class", "GT share", "GT recall [95% CI]", "pred share", "pred invalid [95% CI]")
+	for _, c := range rr.ClassSummary {
+		tb.add(string(c.Class), pct(c.GTShare), fmt.Sprintf("%s (%d/%d)", ci(c.GTRecallPooled), c.GTCovered, c.GTTriples),
+			pct(c.PredShare), fmt.Sprintf("%s (%d/%d)", ci(c.InvalidRatePooled), c.PredInvalid, c.PredTriples))
+	}
+	for _, a := range rr.AskedSplit {
+		if a.Class != hierarchy.Bibliographic || a.Triples == 0 {
+			continue
+		}
+		name := "  bibliographic, unasked"
+		if a.Asked {
+			name = "  bibliographic, asked"
+		}
+		tb.add(name, "", "", "", fmt.Sprintf("%s (%d/%d)", ci(a.InvalidRatePooled), a.Invalid, a.Triples))
 	}
 	tb.write(w)
+
+	if len(rr.SampleShapes) > 0 && !brief {
+		fmt.Fprintln(w)
+		tb = &table{}
+		tb.add("sample", "GT depth", "pred depth", "GT flatness", "pred flatness")
+		for _, s := range rr.SampleShapes {
+			tb.add(fmt.Sprintf("%s #%d", s.TaskID, s.SampleIdx), strconv.Itoa(s.GTDepth), strconv.Itoa(s.PredDepth),
+				strconv.FormatFloat(s.GTFlatness, 'f', 3, 64), strconv.FormatFloat(s.PredFlatness, 'f', 3, 64))
+		}
+		tb.write(w)
+	}
 
 	if len(rr.CoverageByLevel) > 0 && !brief {
 		fmt.Fprintln(w)

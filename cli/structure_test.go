@@ -53,7 +53,7 @@ func TestStructureFromStoreMatchesSummary(t *testing.T) {
 	if rr.Failures.ZeroF1 != 0 || rr.Samples != 3 {
 		t.Errorf("failures %+v samples %d", rr.Failures, rr.Samples)
 	}
-	for _, want := range []string{"relation class", "invalid predictions by type", "whole-output failures"} {
+	for _, want := range []string{"triple class", "GT recall [95% CI]", "pred invalid [95% CI]", "bibliographic, unasked", "GT flatness", "invalid predictions by type", "whole-output failures"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q", want)
 		}

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/stats"
 )
 
 // SampleResult is one scored sample as the run-level report needs it.
@@ -73,6 +74,123 @@ type RunReport struct {
 	Invalid         []InvalidCategory `json:"invalid_categories"`
 	InvalidTypes    []TypeRow         `json:"invalid_types"`
 	Failures        Failures          `json:"failures"`
+	// ClassSummary is the per-class view a reader compares classes by: GT
+	// share and recall, predicted share and invalid rate, each rate with 95%
+	// intervals (see ClassSummary).
+	ClassSummary []ClassSummary `json:"class_summary"`
+	// AskedSplit sums the samples' asked/unasked rows (bibliographic,
+	// subjective, meta) with 95% intervals on the invalid rates.
+	AskedSplit []AskedSummary `json:"asked_split"`
+	// SampleShapes are the depth and flatness of every sample's GT and
+	// predicted graphs, in input order.
+	SampleShapes []SampleShape `json:"sample_shapes"`
+}
+
+// ClassSummary is one class over a run. Rates come with two 95% intervals:
+// *Pooled is a Wilson interval over the pooled triples (treats triples as
+// independent; too narrow when samples differ), *BySample a Student-t
+// interval over the per-sample rates of the samples that have triples of the
+// class (treats the sample as the unit; undefined below two samples; bounds
+// clamped to [0, 1]). Unjudged GT triples count as not covered, unjudged predictions
+// as invalid, as everywhere in the report.
+type ClassSummary struct {
+	Class               Class          `json:"class"`
+	GTTriples           int            `json:"gt_triples"`
+	GTShare             float64        `json:"gt_share"`
+	GTCovered           int            `json:"gt_covered"`
+	GTRecallPooled      stats.Interval `json:"gt_recall_pooled"`
+	GTRecallBySample    stats.Interval `json:"gt_recall_by_sample"`
+	PredTriples         int            `json:"pred_triples"`
+	PredShare           float64        `json:"pred_share"`
+	PredInvalid         int            `json:"pred_invalid"`
+	InvalidRatePooled   stats.Interval `json:"invalid_rate_pooled"`
+	InvalidRateBySample stats.Interval `json:"invalid_rate_by_sample"`
+}
+
+// AskedSummary is AskedRow over a run, with 95% intervals on the invalid
+// rate (as in ClassSummary).
+type AskedSummary struct {
+	Class               Class          `json:"class"`
+	Asked               bool           `json:"asked"`
+	Triples             int            `json:"triples"`
+	Invalid             int            `json:"invalid"`
+	InvalidRatePooled   stats.Interval `json:"invalid_rate_pooled"`
+	InvalidRateBySample stats.Interval `json:"invalid_rate_by_sample"`
+}
+
+// SampleShape is the depth and flatness of one sample's graphs.
+type SampleShape struct {
+	TaskID       string  `json:"task_id"`
+	SampleIdx    int     `json:"sample_idx"`
+	GTDepth      int     `json:"gt_depth"`
+	PredDepth    int     `json:"pred_depth"`
+	GTFlatness   float64 `json:"gt_flatness"`
+	PredFlatness float64 `json:"pred_flatness"`
+}
+
+// summarize fills ClassSummary, AskedSplit and SampleShapes from the samples
+// and the already summed class rows.
+func (rr *RunReport) summarize(samples []SampleResult) {
+	recalls := map[Class][]float64{}
+	invalids := map[Class][]float64{}
+	askedRates := map[[2]string][]float64{}
+	askedSum := map[[2]string]*AskedSummary{}
+	var askedOrder [][2]string
+	for _, s := range samples {
+		r := s.Report
+		for _, c := range r.CoverageByClass {
+			if c.Triples > 0 {
+				recalls[c.Class] = append(recalls[c.Class], ratio(c.Covered, c.Triples))
+			}
+		}
+		for _, v := range r.ValidityByClass {
+			if v.Triples > 0 {
+				invalids[v.Class] = append(invalids[v.Class], ratio(v.Invalid, v.Triples))
+			}
+		}
+		for _, a := range r.AskedSplit {
+			k := [2]string{string(a.Class), map[bool]string{true: "asked", false: "unasked"}[a.Asked]}
+			if askedSum[k] == nil {
+				askedSum[k] = &AskedSummary{Class: a.Class, Asked: a.Asked}
+				askedOrder = append(askedOrder, k)
+			}
+			askedSum[k].Triples += a.Triples
+			askedSum[k].Invalid += a.Invalid
+			if a.Triples > 0 {
+				askedRates[k] = append(askedRates[k], a.InvalidRate)
+			}
+		}
+		rr.SampleShapes = append(rr.SampleShapes, SampleShape{
+			TaskID: r.TaskID, SampleIdx: r.SampleIdx,
+			GTDepth: r.GT.Structure.Depth, PredDepth: r.Pred.Structure.Depth,
+			GTFlatness: r.GT.Structure.Flatness, PredFlatness: r.Pred.Structure.Flatness,
+		})
+	}
+	for i, c := range Classes {
+		cov, val := rr.CoverageByClass[i], rr.ValidityByClass[i]
+		rr.ClassSummary = append(rr.ClassSummary, ClassSummary{
+			Class:               c,
+			GTTriples:           cov.Triples,
+			GTShare:             rr.GTClasses[i].Share,
+			GTCovered:           cov.Covered,
+			GTRecallPooled:      stats.Wilson95(cov.Covered, cov.Triples),
+			GTRecallBySample:    stats.MeanT95(recalls[c]).Clamp(0, 1),
+			PredTriples:         val.Triples,
+			PredShare:           rr.PredClasses[i].Share,
+			PredInvalid:         val.Invalid,
+			InvalidRatePooled:   stats.Wilson95(val.Invalid, val.Triples),
+			InvalidRateBySample: stats.MeanT95(invalids[c]).Clamp(0, 1),
+		})
+	}
+	for _, k := range askedOrder {
+		a := askedSum[k]
+		a.InvalidRatePooled = stats.Wilson95(a.Invalid, a.Triples)
+		a.InvalidRateBySample = stats.MeanT95(askedRates[k]).Clamp(0, 1)
+		rr.AskedSplit = append(rr.AskedSplit, *a)
+	}
+	if rr.SampleShapes == nil {
+		rr.SampleShapes = []SampleShape{}
+	}
 }
 
 // Aggregate sums sample reports into a run report. The order of samples does
@@ -237,6 +355,7 @@ func Aggregate(samples []SampleResult) RunReport {
 	if rr.Failures.ZeroF1ByCause == nil {
 		rr.Failures.ZeroF1ByCause = []CauseCount{}
 	}
+	rr.summarize(samples)
 	return rr
 }
 

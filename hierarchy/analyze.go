@@ -78,6 +78,20 @@ type InvalidCategory struct {
 	Unsupporting int `json:"unsupporting"`
 }
 
+// AskedRow is the validity of one class's predicted triples that the GT
+// asks for (Asked) or does not.
+type AskedRow struct {
+	Class   Class `json:"class"`
+	Asked   bool  `json:"asked"`
+	Triples int   `json:"triples"`
+	Invalid int   `json:"invalid"` // judged invalid or unjudged
+	// InvalidRate is Invalid/Triples (0 when there are no triples).
+	InvalidRate float64 `json:"invalid_rate"`
+}
+
+// askedClasses are the classes whose predictions are split by asked-for.
+var askedClasses = []Class{Bibliographic, Subjective, Meta}
+
 // TypeRow is one relation type in the invalidity table (the paper's Table
 // 18): the lexicon concept where there is one ("pages", "venue"), else the
 // normalized relation.
@@ -106,8 +120,34 @@ type Report struct {
 	InvalidTotal    int               `json:"invalid_total"`
 	Invalid         []InvalidCategory `json:"invalid_categories"`
 	InvalidTypes    []TypeRow         `json:"invalid_types"`
+	// AskedSplit is the validity of the predicted bibliographic, subjective
+	// and meta triples split by whether the GT asks for their kind.
+	AskedSplit []AskedRow `json:"asked_split"`
 	// Notes lists what the analysis had to skip (out-of-range indices, ...).
 	Notes []string `json:"notes,omitempty"`
+	// GTTriples and PredTriples are the class of every triple, by index
+	// (GTTriples[i] is task.Triples[i]): what a store keeps per triple. They
+	// are left out of JSON (the item files carry the per-relation view).
+	GTTriples   []Classification `json:"-"`
+	PredTriples []Classification `json:"-"`
+}
+
+// TripleClasses returns the class of every GT and predicted triple by index
+// (gt[i] is task.Triples[i], pred[j] is the prediction's triple j) and, for
+// predictions, whether the GT asks for their kind (nil for factual and
+// organizational triples). It is what a store keeps per triple; the store
+// gets it from its caller and need not import this package.
+func (r Report) TripleClasses() (gt, pred []Class, predAsked []*bool) {
+	gt = make([]Class, len(r.GTTriples))
+	for i, c := range r.GTTriples {
+		gt[i] = c.Class
+	}
+	pred = make([]Class, len(r.PredTriples))
+	predAsked = make([]*bool, len(r.PredTriples))
+	for i, c := range r.PredTriples {
+		pred[i], predAsked[i] = c.Class, c.AskedFor
+	}
+	return gt, pred, predAsked
 }
 
 func gtTriples(task kg.Task) []kg.Triple {
@@ -118,34 +158,45 @@ func gtTriples(task kg.Task) []kg.Triple {
 	return out
 }
 
-func analyzeGraph(ts []kg.Triple, ctx *GraphContext) (GraphAnalysis, map[string]Classification) {
+func analyzeGraph(ts []kg.Triple, ctx *GraphContext) (GraphAnalysis, []Classification) {
 	ga := GraphAnalysis{Structure: Measure(ts), CategoryNodes: ctx.CategoryNodes()}
-	cls := map[string]Classification{}
-	count := map[string]int{}
-	var order []string
-	for _, t := range ts {
-		if _, ok := cls[t.Relation]; !ok {
-			cls[t.Relation] = Classify(t.Relation, ctx)
-			order = append(order, t.Relation)
+	cls := make([]Classification, len(ts))
+	// A relation string may be factual in one triple and meta in another:
+	// Relations has one row per (relation, class), with the first triple's
+	// classification as its reason.
+	type key struct {
+		rel string
+		cl  Class
+	}
+	rows := map[key]int{}
+	for i, t := range ts {
+		cls[i] = ctx.classify(t)
+		k := key{t.Relation, cls[i].Class}
+		if j, ok := rows[k]; ok {
+			ga.Relations[j].Triples++
+			continue
 		}
-		count[t.Relation]++
+		rows[k] = len(ga.Relations)
+		ga.Relations = append(ga.Relations, RelationInfo{Classification: cls[i], Triples: 1})
 	}
 	byClass := map[Class]*ClassCount{}
 	for _, c := range Classes {
 		byClass[c] = &ClassCount{Class: c}
 	}
-	for _, r := range order {
-		c := byClass[cls[r].Class]
+	for _, r := range ga.Relations {
+		c := byClass[r.Class]
 		c.Relations++
-		c.Triples += count[r]
-		ga.Relations = append(ga.Relations, RelationInfo{Classification: cls[r], Triples: count[r]})
+		c.Triples += r.Triples
 	}
 	sort.SliceStable(ga.Relations, func(i, j int) bool {
 		a, b := ga.Relations[i], ga.Relations[j]
 		if a.Triples != b.Triples {
 			return a.Triples > b.Triples
 		}
-		return a.Relation < b.Relation
+		if a.Relation != b.Relation {
+			return a.Relation < b.Relation
+		}
+		return a.Class < b.Class
 	})
 	for _, c := range Classes {
 		byClass[c].Share = ratio(byClass[c].Triples, len(ts))
@@ -164,9 +215,10 @@ func Analyze(task kg.Task, pred kg.Prediction, cov []kg.Verdict, val []kg.Validi
 	rep := Report{TaskID: task.ID, QID: pred.QID, SampleIdx: pred.SampleIdx}
 	gtCtx := NewGraphContext(gt, nil)
 	predCtx := NewGraphContext(pred.Triples, gt)
-	var gtCls, predCls map[string]Classification
+	var gtCls, predCls []Classification
 	rep.GT, gtCls = analyzeGraph(gt, gtCtx)
 	rep.Pred, predCls = analyzeGraph(pred.Triples, predCtx)
+	rep.GTTriples, rep.PredTriples = gtCls, predCls
 	rep.Structure = compareStructure(rep.GT.Structure, rep.Pred.Structure)
 
 	// Coverage by class and by level.
@@ -206,7 +258,7 @@ func Analyze(task kg.Task, pred kg.Prediction, cov []kg.Verdict, val []kg.Validi
 		lvl := buildGraph(gt).levels()
 		byLevel := map[int]*LevelCoverage{}
 		for i, t := range gt {
-			c := byClass[gtCls[t.Relation].Class]
+			c := byClass[gtCls[i].Class]
 			rels[c.Class][t.Relation] = true
 			c.Triples++
 			l, ok := lvl[t.Head]
@@ -256,10 +308,16 @@ func Analyze(task kg.Task, pred kg.Prediction, cov []kg.Verdict, val []kg.Validi
 		byClass[c] = &ClassValidity{Class: c}
 	}
 	cats := map[string]*InvalidCategory{}
+	asked := map[[2]string]*AskedRow{}
+	for _, c := range askedClasses {
+		for _, a := range []bool{true, false} {
+			asked[[2]string{string(c), strconv.FormatBool(a)}] = &AskedRow{Class: c, Asked: a}
+		}
+	}
 	types := map[string]*TypeRow{}
 	typeRels := map[string]map[string]bool{}
 	for i, t := range pred.Triples {
-		cl := predCls[t.Relation]
+		cl := predCls[i]
 		c := byClass[cl.Class]
 		c.Triples++
 		cat := invalidCategory(cl)
@@ -284,9 +342,16 @@ func Analyze(task kg.Task, pred kg.Prediction, cov []kg.Verdict, val []kg.Validi
 			cats[cat].Unsupporting++
 			row.Unsupporting++
 		}
+		ar := asked[[2]string{string(cl.Class), strconv.FormatBool(cl.AskedFor != nil && *cl.AskedFor)}]
+		if ar != nil {
+			ar.Triples++
+		}
 		if valid[i] == kg.Covered {
 			c.Valid++
 			continue
+		}
+		if ar != nil {
+			ar.Invalid++
 		}
 		c.Invalid++
 		if valid[i] == kg.Unjudged {
@@ -312,6 +377,13 @@ func Analyze(task kg.Task, pred kg.Prediction, cov []kg.Verdict, val []kg.Validi
 		return a.Category < b.Category
 	})
 	rep.InvalidTypes = typeRows(types, typeRels)
+	for _, c := range askedClasses {
+		for _, a := range []bool{true, false} {
+			r := asked[[2]string{string(c), strconv.FormatBool(a)}]
+			r.InvalidRate = ratio(r.Invalid, r.Triples)
+			rep.AskedSplit = append(rep.AskedSplit, *r)
+		}
+	}
 	return rep
 }
 

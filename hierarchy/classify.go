@@ -2,29 +2,32 @@ package hierarchy
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/kgjudge/kgjudge/kg"
 )
 
-// Class is the kind of a relation.
+// Class is the kind of a triple (see the package doc for the definitions).
 type Class string
 
 const (
-	// Factual relations state a fact about an entity (founded, country, price).
+	// Factual triples state a fact about the world (founded, country, price),
+	// including yes/no and count values.
 	Factual Class = "factual"
-	// Organizational relations are the graph's scaffolding: topic -> dimension
-	// -> subtopic -> entity, containment, membership, list and tier membership.
+	// Organizational triples are the graph's scaffolding or a classification:
+	// topic -> dimension -> subtopic -> entity, list and tier membership, a
+	// type/class/category/tier/priority/level/group assignment.
 	Organizational Class = "organizational"
-	// Bibliographic relations describe a published work as a record: venue,
-	// publisher, publication year, volume, issue, pages, DOI, URL, title.
+	// Bibliographic triples describe a published work as a record or point at
+	// one: paper, report, venue, publisher, year, pages, DOI, arXiv, URL.
 	Bibliographic Class = "bibliographic"
-	// Subjective relations carry a judgment: significance, impact, innovation,
-	// core contribution, evaluation, strengths.
+	// Subjective triples carry a judgement: significance, impact, strengths,
+	// evaluations, advice, ratings.
 	Subjective Class = "subjective"
-	// Meta relations talk about the task rather than the world: restated user
-	// criteria, the search process, yes/no answers.
+	// Meta triples are about the answer itself: sources, notes, caveats,
+	// filtering and criteria, the search, the final recommendation.
 	Meta Class = "meta"
 )
 
@@ -36,11 +39,26 @@ type Evidence string
 
 const (
 	EvidenceLexicon   Evidence = "lexicon"
+	EvidenceValue     Evidence = "value"
 	EvidenceStructure Evidence = "structure"
 	EvidenceDefault   Evidence = "default"
 )
 
-// Classification is the class of one relation and why.
+// ValueKind is what a head or tail value is.
+type ValueKind string
+
+const (
+	KindEntity     ValueKind = "entity"     // a node that is the head of some triple
+	KindYesNo      ValueKind = "yes/no"     // 是, 否, Yes (since 2010), No — ...
+	KindNumber     ValueKind = "number"     // 42所, 3 people, $5.5M, 96.2%, ~4.5/5
+	KindDate       ValueKind = "date"       // 2017, 2025年6月, August 2017, 2019-01-19
+	KindURL        ValueKind = "url"        // https://..., www..., edit.wti.org
+	KindIdentifier ValueKind = "identifier" // DOI, arXiv id, ISBN, owner/repo, long digit codes
+	KindLiteral    ValueKind = "literal"    // anything else
+)
+
+// Classification is the class of one triple (or, for Classify, of a bare
+// relation string) and why.
 type Classification struct {
 	Relation string   `json:"relation"`
 	Class    Class    `json:"class"`
@@ -48,43 +66,96 @@ type Classification struct {
 	// Concept is the lexicon concept matched (e.g. "pages", "venue"); empty
 	// when the class came from structure or default.
 	Concept string `json:"concept,omitempty"`
-	// AskedFor is set for bibliographic, subjective and meta relations: true
-	// when the reference (GT) graph has a relation of the same class and
-	// concept, i.e. the user asked for this kind of metadata.
-	AskedFor *bool  `json:"asked_for,omitempty"`
-	Reason   string `json:"reason"`
-}
-
-// relStat is what the graph says about one relation string.
-type relStat struct {
-	n, catHead, yesNo, entityTail int
-	catExample                    string
+	// AskedFor is set for bibliographic, subjective and meta triples of a
+	// predicted graph: true when the reference (GT) graph holds triples of
+	// the same class and concept. In a GT graph it is always true.
+	AskedFor *bool     `json:"asked_for,omitempty"`
+	HeadKind ValueKind `json:"head_kind,omitempty"`
+	TailKind ValueKind `json:"tail_kind,omitempty"`
+	Reason   string    `json:"reason"`
 }
 
 // GraphContext is the structural evidence of one graph (and, for a predicted
 // graph, the concepts its reference GT graph asks for).
 type GraphContext struct {
-	rels     map[string]*relStat
+	g        *graph
 	category map[string]string // category node -> why
 	asked    map[string]bool   // class+"\x1f"+concept of the reference graph
+	isGT     bool
 	lex      *Lexicon
 }
 
 // yesNo holds the tails that make a triple a yes/no answer.
-var yesNo = map[string]bool{"是": true, "否": true, "不是": true, "yes": true, "no": true, "true": true, "false": true, "对": true, "错": true}
+var yesNo = map[string]bool{"是": true, "否": true, "不是": true, "yes": true, "no": true, "true": true, "false": true, "对": true, "错": true, "有": true, "无": true, "没有": true}
 
 func isYesNo(tail string) bool {
 	t := kg.Normalize(tail)
 	if yesNo[t] {
 		return true
 	}
-	// "否（全部为男明星）", "Yes, since 2010": an answer with a gloss.
-	for _, p := range []string{"是", "否", "yes"} {
-		if strings.HasPrefix(t, p+" ") {
+	// "否（全部为男明星）", "Yes, since 2010", "No — Graham is an engineer":
+	// an answer with a gloss.
+	for _, p := range []string{"是 ", "否 ", "yes ", "no ", "是", "否"} {
+		if strings.HasPrefix(t, p) && (strings.HasSuffix(p, " ") || len([]rune(t)) <= 12) {
+			if p == "是" || p == "否" {
+				// A bare CJK prefix only when a gloss in brackets follows:
+				// "是否..." and "否定" are not answers.
+				r := []rune(strings.TrimSpace(tail))
+				if len(r) < 2 || !strings.ContainsRune("（(，,：:;；—-", r[1]) {
+					continue
+				}
+			}
 			return true
 		}
 	}
 	return false
+}
+
+var (
+	reURL   = regexp.MustCompile(`(?i)^(https?://|www\.)\S+$|^[a-z0-9-]+(\.[a-z0-9-]+)*\.(org|com|net|edu|gov|int|uk|de|cn)(/\S*)?$`)
+	reDOI   = regexp.MustCompile(`(?i)\b10\.\d{4,9}/\S+`)
+	reArXiv = regexp.MustCompile(`(?i)\barxiv[: ]?\s*\d{4}\.\d{4,5}|^\d{4}\.\d{4,5}(v\d+)?$`)
+	reISBN  = regexp.MustCompile(`(?i)\bisbn[: ]`)
+	reRepo  = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+	reCode  = regexp.MustCompile(`^[0-9]{6,}$`)
+	reYear  = regexp.MustCompile(`^[~约≈]?(1[0-9]|20)\d\d(年)?$`)
+	reDate  = regexp.MustCompile(`(?i)^[~约≈]?((1[0-9]|20)\d\d[-/.年]\s*\d{1,2}([-/.月]\s*\d{1,2}日?)?月?|(\d{1,2}\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2},?\s+)?(1[0-9]|20)\d\d|(1[0-9]|20)\d\d\s*[-–]\s*(1[0-9]|20)?\d\d)$`)
+	reNum   = regexp.MustCompile(`^[~约≈<>=+$€£¥]*\s*\d[\d,.]*\s*[%kmb]?\+?(\s*/\s*\d+(\.\d+)?)?(\s*\S{1,12})?$`)
+)
+
+// valueKind reads what a head or tail value is. g may be nil.
+func valueKind(v string, g *graph) ValueKind {
+	s := strings.TrimSpace(v)
+	switch {
+	case g != nil && g.isEntity[v]:
+		return KindEntity
+	case isYesNo(s):
+		return KindYesNo
+	case reURL.MatchString(s):
+		return KindURL
+	case reDOI.MatchString(s) || reArXiv.MatchString(s) || reISBN.MatchString(s) || reRepo.MatchString(s) || reCode.MatchString(s):
+		return KindIdentifier
+	case reYear.MatchString(s) || reDate.MatchString(s):
+		return KindDate
+	case reNum.MatchString(s):
+		return KindNumber
+	}
+	return KindLiteral
+}
+
+// bibliographicValue reports whether a tail is itself a bibliographic
+// record value: a DOI, an arXiv id, an ISBN or a URL.
+func bibliographicValue(tail string, k ValueKind) (concept string, ok bool) {
+	s := strings.TrimSpace(tail)
+	switch {
+	case k == KindURL:
+		return "url", true
+	case reDOI.MatchString(s):
+		return "doi", true
+	case reArXiv.MatchString(s), reISBN.MatchString(s):
+		return "identifier", true
+	}
+	return "", false
 }
 
 // NewGraphContext builds the context of graph. reference is the GT graph the
@@ -95,40 +166,16 @@ func NewGraphContext(graph []kg.Triple, reference []kg.Triple) *GraphContext {
 }
 
 func newGraphContext(lex *Lexicon, graph []kg.Triple, reference []kg.Triple) *GraphContext {
-	c := &GraphContext{rels: map[string]*relStat{}, asked: map[string]bool{}, lex: lex}
-	g := buildGraph(graph)
-	c.category = categoryNodes(lex, graph, g)
-	for _, t := range graph {
-		s := c.rels[t.Relation]
-		if s == nil {
-			s = &relStat{}
-			c.rels[t.Relation] = s
-		}
-		s.n++
-		if _, ok := c.category[t.Head]; ok {
-			s.catHead++
-			if s.catExample == "" {
-				s.catExample = t.Head
+	c := &GraphContext{g: buildGraph(graph), asked: map[string]bool{}, lex: lex, isGT: reference == nil}
+	c.category = categoryNodes(lex, graph, c.g)
+	if reference != nil {
+		ref := &GraphContext{g: buildGraph(reference), lex: lex, isGT: true}
+		ref.category = categoryNodes(lex, reference, ref.g)
+		for _, t := range reference {
+			cl := ref.classify(t)
+			if cl.Class != Factual && cl.Class != Organizational && cl.Concept != "" {
+				c.asked[string(cl.Class)+"\x1f"+cl.Concept] = true
 			}
-		}
-		if isYesNo(t.Tail) {
-			s.yesNo++
-		}
-		if g.isEntity[t.Tail] {
-			s.entityTail++
-		}
-	}
-	if reference == nil {
-		reference = graph
-	}
-	seen := map[string]bool{}
-	for _, t := range reference {
-		if seen[t.Relation] {
-			continue
-		}
-		seen[t.Relation] = true
-		if m, ok := lex.classify(t.Relation); ok && m.Class != Organizational {
-			c.asked[string(m.Class)+"\x1f"+m.Concept] = true
 		}
 	}
 	return c
@@ -189,87 +236,139 @@ func (c *GraphContext) CategoryNodes() []string {
 	return out
 }
 
-func (c *GraphContext) isAsked(class Class, concept string) bool {
-	return c.asked[string(class)+"\x1f"+concept]
+// Classify classifies a bare relation string (no head or tail): the lexicon
+// alone decides. ctx may be nil; with a context, AskedFor is set.
+func Classify(rel string, ctx *GraphContext) Classification {
+	if ctx == nil {
+		ctx = &GraphContext{g: buildGraph(nil), lex: DefaultLexicon(), isGT: true}
+	}
+	return ctx.classify(kg.Triple{Relation: rel})
 }
 
-// Classify classifies one relation string. ctx may be nil: then only the
-// lexicon decides (no structural evidence, AskedFor unset).
-//
-// Order: lexical meta, bibliographic, subjective (a factual phrase such as
-// "average" or "贡献者" vetoes a subjective or organizational term); then
-// yes/no tails (meta); then lexical organizational; then structure (most of
-// the relation's triples start at an abstract category node: organizational);
-// otherwise factual.
-func Classify(rel string, ctx *GraphContext) Classification {
-	lex := DefaultLexicon()
-	if ctx != nil && ctx.lex != nil {
-		lex = ctx.lex
-	}
-	out := Classification{Relation: rel}
-	var st *relStat
-	if ctx != nil {
-		st = ctx.rels[rel]
-	}
-	m, ok := lex.classify(rel)
-	asked := func() {
-		if ctx == nil {
-			return
-		}
-		a := ctx.isAsked(out.Class, out.Concept)
-		out.AskedFor = &a
-		if a {
-			out.Reason += "; asked for: the GT graph has a " + string(out.Class) + " relation about " + out.Concept
-		} else {
-			out.Reason += "; not asked for: no GT relation about " + out.Concept
-		}
-	}
-	if ok && m.Class != Organizational {
-		out.Class, out.Evidence, out.Concept = m.Class, EvidenceLexicon, m.Concept
-		out.Reason = fmt.Sprintf("lexicon: %q is a %s term (%s)", m.Term, m.Class, m.Concept)
-		asked()
-		return out
-	}
-	if st != nil && st.yesNo*2 > st.n {
-		out.Class, out.Evidence, out.Concept = Meta, EvidenceStructure, "yes/no"
-		out.Reason = fmt.Sprintf("structure: %d of %d tails are yes/no answers (a restated criterion)", st.yesNo, st.n)
-		asked()
-		return out
-	}
-	if ok {
-		out.Class, out.Evidence, out.Concept = Organizational, EvidenceLexicon, m.Concept
-		out.Reason = fmt.Sprintf("lexicon: %q is an organizational term (%s)", m.Term, m.Concept)
-		return out
-	}
-	if st != nil && st.catHead*2 > st.n {
-		out.Class, out.Evidence = Organizational, EvidenceStructure
-		out.Reason = fmt.Sprintf("structure: %d of %d triples start at an abstract category node (e.g. %q, %s)",
-			st.catHead, st.n, st.catExample, ctx.category[st.catExample])
-		return out
-	}
-	out.Class, out.Evidence = Factual, EvidenceDefault
-	switch {
-	case m.Veto != "":
-		out.Reason = fmt.Sprintf("factual phrase %q overrides a look-alike term", m.Veto)
-	case st == nil:
-		out.Reason = "no class term and no structural evidence"
-	default:
-		out.Reason = fmt.Sprintf("no class term; %d of %d triples start at a category node", st.catHead, st.n)
+// ClassifyTriple classifies one triple of the context's graph.
+func ClassifyTriple(t kg.Triple, ctx *GraphContext) Classification {
+	return ctx.classify(t)
+}
+
+// ClassifyTriples classifies every triple of graph; out[i] is the class of
+// graph[i]. reference is the GT graph a predicted graph is judged against,
+// nil for a GT graph. This is the class a store keeps per triple.
+func ClassifyTriples(graph []kg.Triple, reference []kg.Triple) []Classification {
+	ctx := NewGraphContext(graph, reference)
+	out := make([]Classification, len(graph))
+	for i, t := range graph {
+		out[i] = ctx.classify(t)
 	}
 	return out
 }
 
-// ClassifyGraph classifies every distinct relation of graph, sorted by
-// relation. reference is as for NewGraphContext.
-func ClassifyGraph(graph []kg.Triple, reference []kg.Triple) []Classification {
-	ctx := NewGraphContext(graph, reference)
-	seen := map[string]bool{}
-	var out []Classification
-	for _, t := range graph {
-		if !seen[t.Relation] {
-			seen[t.Relation] = true
-			out = append(out, Classify(t.Relation, ctx))
+// classify decides one triple. Order (the doc's tie-break): meta, then
+// bibliographic, subjective, organizational, factual; within each, the
+// lexicon reads the relation (and for meta and organizational the head);
+// the values' kinds and the graph's structure add or veto evidence.
+func (c *GraphContext) classify(t kg.Triple) Classification {
+	out := Classification{Relation: t.Relation}
+	if t.Head != "" || t.Tail != "" {
+		out.HeadKind, out.TailKind = valueKind(t.Head, c.g), valueKind(t.Tail, c.g)
+	}
+	set := func(cl Class, ev Evidence, concept, reason string) Classification {
+		out.Class, out.Evidence, out.Concept, out.Reason = cl, ev, concept, reason
+		if cl == Bibliographic || cl == Subjective || cl == Meta {
+			a := c.isGT || c.asked[string(cl)+"\x1f"+concept]
+			out.AskedFor = &a
+			switch {
+			case c.isGT:
+				out.Reason += "; in the GT graph: asked for"
+			case a:
+				out.Reason += "; asked for: the GT graph has " + string(cl) + " triples about " + concept
+			default:
+				out.Reason += "; not asked for: no GT " + string(cl) + " triple about " + concept
+			}
 		}
+		return out
+	}
+	m, ok := c.lex.classify(t.Relation)
+	hm, hok := c.lex.classifyHead(t.Head)
+	switch {
+	case ok && m.Class == Meta:
+		return set(Meta, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a meta term (%s)", m.Term, m.Concept))
+	case hok && hm.Class == Meta:
+		return set(Meta, EvidenceLexicon, hm.Concept, fmt.Sprintf("lexicon: the head %q names %s, so the triple is about the answer", t.Head, hm.Concept))
+	case ok && m.Class == Bibliographic:
+		return set(Bibliographic, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a bibliographic term (%s)", m.Term, m.Concept))
+	}
+	if concept, bib := bibliographicValue(t.Tail, out.TailKind); bib {
+		return set(Bibliographic, EvidenceValue, concept, fmt.Sprintf("value: the tail is a %s", concept))
+	}
+	if ok && m.Class == Subjective {
+		// A judgement-named relation with a checkable value is a fact
+		// ("impact: 250,000 servers compromised").
+		if judgementNamed[m.Concept] && t.Tail != "" {
+			if marker, ok := c.lex.evaluative(t.Tail); ok {
+				return set(Subjective, EvidenceValue, m.Concept, fmt.Sprintf("lexicon: %q is a subjective term (%s) and the value judges (%q)", m.Term, m.Concept, marker))
+			}
+			return set(Factual, EvidenceValue, "", fmt.Sprintf("value: %q names a judgement, but the value has no evaluative word: a checkable statement", m.Term))
+		}
+		return set(Subjective, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a subjective term (%s)", m.Term, m.Concept))
+	}
+	if ok && m.Class == Organizational && m.Concept == "contains" && out.TailKind == KindLiteral && listed(t.Tail) {
+		return set(Factual, EvidenceValue, "", fmt.Sprintf("value: %q with a literal list as its value states what the head includes, a fact", m.Term))
+	}
+	if ok && m.Class == Organizational {
+		return set(Organizational, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is an organizational term (%s)", m.Term, m.Concept))
+	}
+	if hok && hm.Class == Organizational && (out.TailKind == KindEntity || out.TailKind == KindLiteral) {
+		return set(Organizational, EvidenceLexicon, hm.Concept, fmt.Sprintf("lexicon: the head %q is a %s node, so the triple places a member in it", t.Head, hm.Concept))
+	}
+	if why, cat := c.category[t.Head]; cat {
+		return set(Organizational, EvidenceStructure, "", fmt.Sprintf("structure: the head %q is an abstract category node (%s)", t.Head, why))
+	}
+	reason := "no class term and no structural evidence"
+	switch {
+	case m.Veto != "":
+		reason = fmt.Sprintf("factual phrase %q overrides a look-alike term", m.Veto)
+	case out.TailKind == KindYesNo || out.TailKind == KindNumber:
+		reason = fmt.Sprintf("a %s value about the world: a reified fact", out.TailKind)
+	}
+	return set(Factual, EvidenceDefault, "", reason)
+}
+
+// judgementNamed are the subjective concepts whose relation names a
+// judgement that the value may or may not make ("significance: first to X"
+// is checkable); ratings, strengths, evaluations and advice judge anyway.
+var judgementNamed = map[string]bool{"significance": true, "impact": true}
+
+// listed reports whether a literal value lists several items ("A、B、C").
+func listed(tail string) bool {
+	return strings.Count(tail, "、")+strings.Count(tail, ", ")+strings.Count(tail, "；")+strings.Count(tail, "; ") >= 2
+}
+
+// ClassifyGraph classifies every distinct relation of graph by the class most
+// of its triples get (ties: the class order), sorted by relation. It is for
+// callers that keep one class per relation string; ClassifyTriples is exact.
+func ClassifyGraph(graph []kg.Triple, reference []kg.Triple) []Classification {
+	cls := ClassifyTriples(graph, reference)
+	votes := map[string]map[Class]int{}
+	first := map[string]map[Class]Classification{}
+	for i, t := range graph {
+		if votes[t.Relation] == nil {
+			votes[t.Relation] = map[Class]int{}
+			first[t.Relation] = map[Class]Classification{}
+		}
+		votes[t.Relation][cls[i].Class]++
+		if _, ok := first[t.Relation][cls[i].Class]; !ok {
+			first[t.Relation][cls[i].Class] = cls[i]
+		}
+	}
+	out := make([]Classification, 0, len(votes))
+	for rel, v := range votes {
+		best := Classes[0]
+		for _, c := range Classes {
+			if v[c] > v[best] {
+				best = c
+			}
+		}
+		out = append(out, first[rel][best])
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Relation < out[j].Relation })
 	return out

@@ -24,6 +24,12 @@ type LexiconEntry struct {
 	Kind    string `json:"kind"`
 	Concept string `json:"concept"`
 	Term    string `json:"term"`
+	// Where is "relation" (the term is looked for in the relation), "exact"
+	// (the whole relation must be the term) or "head" (the term is looked
+	// for in the head: a node named "User criteria" or "Tier 2").
+	Where string `json:"where"`
+	// Why is the reason for the decision, from the data file.
+	Why string `json:"why,omitempty"`
 	// norm is Term after the same folding as relations.
 	norm  string
 	ascii bool
@@ -69,14 +75,25 @@ func ParseLexicon(b []byte) (*Lexicon, error) {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			return nil, fmt.Errorf("lexicon line %d: want 3 tab-separated fields, got %d", n, len(f))
+		if len(f) < 3 || len(f) > 4 {
+			return nil, fmt.Errorf("lexicon line %d: want 3 or 4 tab-separated fields (class, concept, term, why), got %d", n, len(f))
 		}
 		if !valid[f[0]] {
 			return nil, fmt.Errorf("lexicon line %d: unknown class %q", n, f[0])
 		}
-		e := LexiconEntry{Kind: f[0], Concept: f[1], Term: f[2]}
-		e.norm = foldTerm(f[2])
+		e := LexiconEntry{Kind: f[0], Concept: f[1], Term: f[2], Where: "relation"}
+		if len(f) == 4 {
+			e.Why = f[3]
+		}
+		switch {
+		case strings.HasPrefix(e.Term, "head:"):
+			e.Where, e.Term = "head", strings.TrimPrefix(e.Term, "head:")
+		case strings.HasPrefix(e.Term, "tail:"):
+			e.Where, e.Term = "tail", strings.TrimPrefix(e.Term, "tail:")
+		case strings.HasPrefix(e.Term, "="):
+			e.Where, e.Term = "exact", strings.TrimPrefix(e.Term, "=")
+		}
+		e.norm = foldTerm(e.Term)
 		e.ascii = isASCII(e.norm)
 		if e.norm == "" {
 			return nil, fmt.Errorf("lexicon line %d: empty term", n)
@@ -96,10 +113,12 @@ func isASCII(s string) bool {
 }
 
 // foldTerm normalizes text for lexicon matching: kg.Normalize (NFKC, lower
-// case, punctuation and "_" as spaces), then a trailing plural "s" dropped
+// case, punctuation and "_" as spaces), a space between a run of ASCII
+// letters or digits and CJK text ("arXiv编号" -> "arxiv 编号", so that the
+// ASCII term "arxiv" is found as a word), then a trailing plural "s" dropped
 // from ASCII words longer than three letters (not "ss", "us", "is").
 func foldTerm(s string) string {
-	words := strings.Fields(kg.Normalize(strings.ReplaceAll(s, "_", " ")))
+	words := strings.Fields(splitScripts(kg.Normalize(strings.ReplaceAll(s, "_", " "))))
 	for i, w := range words {
 		if isASCII(w) && len(w) > 3 && strings.HasSuffix(w, "s") &&
 			!strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is") {
@@ -107,6 +126,27 @@ func foldTerm(s string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// splitScripts puts a space where ASCII text meets non-ASCII text.
+func splitScripts(s string) string {
+	var b strings.Builder
+	prev := 0 // 0 start or space, 1 ASCII, 2 other
+	for _, r := range s {
+		cur := 2
+		switch {
+		case r == ' ':
+			cur = 0
+		case r < 0x80:
+			cur = 1
+		}
+		if prev != 0 && cur != 0 && prev != cur {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = cur
+	}
+	return b.String()
 }
 
 // lexMatch is the lexicon's reading of one relation.
@@ -118,17 +158,52 @@ type lexMatch struct {
 	Veto    string // factual term that vetoed an organizational/subjective match
 }
 
+// vetoesRecords are the veto concepts that also beat bibliographic terms:
+// a measurement ("citation" aside), a person's affiliation, a finding.
+var vetoesRecords = map[string]bool{"measure": true, "affiliation": true, "finding": true}
+
+// evaluative reports the first evaluative marker in a tail, if any.
+func (l *Lexicon) evaluative(tail string) (string, bool) {
+	for _, e := range l.matchWhere(tail, "tail") {
+		return e.Term, true
+	}
+	return "", false
+}
+
 // precedence orders the lexical classes: restated criteria and metadata are
 // recognised before judgments, and those before scaffolding.
 var precedence = map[Class]int{Meta: 0, Bibliographic: 1, Subjective: 2, Organizational: 3}
 
-// Match returns all entries whose term occurs in rel.
-func (l *Lexicon) Match(rel string) []LexiconEntry {
-	folded := foldTerm(rel)
+// Match returns all relation and exact entries whose term occurs in rel.
+func (l *Lexicon) Match(rel string) []LexiconEntry { return l.match(rel, false) }
+
+func (l *Lexicon) match(text string, head bool) []LexiconEntry {
+	where := "relation"
+	if head {
+		where = "head"
+	}
+	return l.matchWhere(text, where)
+}
+
+// matchWhere returns the entries of one place (relation and exact, head, tail)
+// whose term occurs in text.
+func (l *Lexicon) matchWhere(text, where string) []LexiconEntry {
+	folded := foldTerm(text)
 	spaced := " " + folded + " "
 	var out []LexiconEntry
 	for _, e := range l.entries {
-		if e.ascii {
+		w := e.Where
+		if w == "exact" {
+			w = "relation"
+		}
+		if w != where {
+			continue
+		}
+		if e.Where == "exact" {
+			if folded == e.norm {
+				out = append(out, e)
+			}
+		} else if e.ascii {
 			if strings.Contains(spaced, " "+e.norm+" ") {
 				out = append(out, e)
 			}
@@ -139,10 +214,21 @@ func (l *Lexicon) Match(rel string) []LexiconEntry {
 	return out
 }
 
+// classifyHead reads a head with the head entries of the lexicon.
+func (l *Lexicon) classifyHead(head string) (lexMatch, bool) {
+	if head == "" {
+		return lexMatch{}, false
+	}
+	return l.pick(l.match(head, true))
+}
+
 // classify reads rel with the lexicon alone. ok is false when no class term
 // matches (or the only matches were vetoed).
 func (l *Lexicon) classify(rel string) (m lexMatch, ok bool) {
-	ms := l.Match(rel)
+	return l.pick(l.Match(rel))
+}
+
+func (l *Lexicon) pick(ms []LexiconEntry) (m lexMatch, ok bool) {
 	var veto *LexiconEntry
 	for i := range ms {
 		if ms[i].Kind == string(Factual) && (veto == nil || len(ms[i].norm) > len(veto.norm)) {
@@ -159,7 +245,7 @@ func (l *Lexicon) classify(rel string) (m lexMatch, ok bool) {
 		// A factual phrase vetoes judgments and scaffolding; a measurement
 		// (average, median, count) also vetoes metadata. Nothing vetoes meta.
 		if veto != nil && !strings.Contains(e.norm, veto.norm) &&
-			(c == Subjective || c == Organizational || (c == Bibliographic && veto.Concept == "measure")) {
+			(c == Subjective || c == Organizational || (c == Bibliographic && vetoesRecords[veto.Concept])) {
 			m.Veto = veto.Term
 			continue
 		}
