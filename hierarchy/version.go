@@ -7,26 +7,27 @@ import (
 	"github.com/kgjudge/kgjudge/kg"
 )
 
-// Version names the classification data in use (a hash of the embedded
-// lexicon), so that stores keeping classes can tell when they are stale.
+// rulesVersion names the classification rules; bump it when a change to
+// the code (not the lexicon) changes a class.
+const rulesVersion = "per-triple-1"
+
+// Version names the classification in use (the rules and a hash of the
+// embedded lexicon), so that stores keeping classes can tell when they are
+// stale.
 func Version() string {
 	sum := sha256.Sum256(lexiconTSV)
-	return "lexicon-" + hex.EncodeToString(sum[:6])
+	return rulesVersion + "+lexicon-" + hex.EncodeToString(sum[:6])
 }
 
-// GraphClassifier classifies relations graph by graph, as ClassifyGraph
-// does, for stores that keep a class on every stored triple.
+// GraphClassifier classifies triples graph by graph (ClassifyTriples with no
+// reference graph), for stores that keep a class on every stored triple.
 type GraphClassifier struct{}
 
-// Classify returns the class of each triple's relation, in graph order.
+// Classify returns the class of each triple, in graph order.
 func (GraphClassifier) Classify(graph []kg.Triple) []string {
-	byRel := map[string]string{}
-	for _, c := range ClassifyGraph(graph, nil) {
-		byRel[c.Relation] = string(c.Class)
-	}
 	out := make([]string, len(graph))
-	for i, t := range graph {
-		out[i] = byRel[t.Relation]
+	for i, c := range ClassifyTriples(graph, nil) {
+		out[i] = string(c.Class)
 	}
 	return out
 }
