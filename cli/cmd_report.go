@@ -261,4 +261,3 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 	}
 	return nil
 }
-
