@@ -127,7 +127,7 @@ func (b *browser) check(t *testing.T) {
 func (b *browser) screenshot(t *testing.T, name string) {
 	t.Helper()
 	var png []byte
-	b.run(t, "screenshot "+name, chromedp.FullScreenshot(&png, 100))
+	b.run(t, "screenshot "+name, chromedp.CaptureScreenshot(&png))
 	if err := os.WriteFile(filepath.Join(artifactDir(t), name), png, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -226,7 +226,7 @@
         { selector: 'edge.diff', style: { width: 5, 'line-style': 'dashed' } },
         { selector: 'edge:selected', style: { width: 6, 'line-color': '#0969da', 'target-arrow-color': '#0969da' } }
       ],
-      layout: { name: 'dagre', rankDir: 'LR', nodeSep: 6, rankSep: 80 }
+      layout: { name: 'dagre', rankDir: 'TB', nodeSep: 4, rankSep: 90, edgeSep: 2 }
     });
     cys.push(cy);
     return cy;
@@ -287,7 +287,14 @@
       wrap.appendChild(gdiv); wrap.appendChild(panel);
       app.appendChild(wrap);
       var cy = graphOf(gdiv, d, s.cov, null);
-      function select(k) { claimPanel(panel, d, s, k, run); cy.$(':selected').unselect(); cy.$('#e' + k).select(); }
+      function select(k) {
+        claimPanel(panel, d, s, k, run);
+        cy.$(':selected').unselect();
+        var e = cy.$('#e' + k);
+        e.select();
+        // Bring the claim into view: its two ends and their neighbours.
+        cy.fit(e.connectedNodes().closedNeighborhood(), 60);
+      }
       cy.on('tap', 'edge', function (ev) { select(ev.target.data('gt')); });
       var rows = d.gt.map(function (t, k) {
         return el('tr', { 'data-gt': k, class: 'state-' + stateOf(s.cov[k]), on: { click: function () { select(k); } } },
