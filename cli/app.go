@@ -55,6 +55,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			queryCommand(),
 			exportCommand(),
 			importCommand(),
+			reportCommand(),
 		},
 	}
 }

@@ -148,6 +148,10 @@ type Verdict struct {
 	Support []int  `json:"supporting_pred_indices"`
 	Judge   string `json:"judge"`
 	Reason  string `json:"reason,omitempty"`
+	// Shown are the predicted triples the judge was shown for this claim
+	// (the prefilter's candidates); nil when it saw the whole list or
+	// none was needed.
+	Shown []int `json:"candidates_shown,omitempty"`
 }
 
 // Validity is the paper protocol's second pass: is a predicted triple
@@ -159,6 +163,8 @@ type Validity struct {
 	Support   []int  `json:"supporting_gt_indices"`
 	Judge     string `json:"judge"`
 	Reason    string `json:"reason,omitempty"`
+	// Shown are the GT triples the judge was shown for this claim.
+	Shown []int `json:"candidates_shown,omitempty"`
 }
 
 // Normalize folds text for exact comparison: Unicode NFKC (which also folds

@@ -55,6 +55,9 @@ type GTRecord struct {
 	Kind                  CoverageKind `json:"kind,omitempty"`
 	Judge                 string       `json:"judge,omitempty"`
 	Reason                string       `json:"reason,omitempty"`
+	// CandidatesShown are the predicted triples the judge was shown for
+	// this claim (kgjudge's prefilter), for reports.
+	CandidatesShown []int `json:"candidates_shown,omitempty"`
 	// Unread are supporting indices a judge wrote that are not integers
 	// ("P-3", 3.5, null), as written: reported, never counted.
 	Unread []string `json:"-"`
@@ -80,6 +83,8 @@ type PredRecord struct {
 	State               State  `json:"state"`
 	Judge               string `json:"judge,omitempty"`
 	Reason              string `json:"reason,omitempty"`
+	// CandidatesShown are the GT triples the judge was shown.
+	CandidatesShown []int `json:"candidates_shown,omitempty"`
 	// Unread are supporting indices that are not integers, as written.
 	Unread []string `json:"-"`
 }

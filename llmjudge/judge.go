@@ -269,7 +269,7 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 				ans, errs[ji] = j.decider.Decide(ctx, jb.ask)
 			}
 			if ans != nil {
-				j.apply(&out, jb, ans)
+				j.apply(&out, jb, ans, nGT, nPred)
 				lb.Usage, lb.Calls, lb.Attempts, lb.Reasks, lb.CacheHits = ans.Usage, ans.Calls, ans.Attempts, ans.Reasks, ans.CacheHits
 				for _, d := range ans.Decisions {
 					if d.State == kg.Unjudged {
@@ -292,7 +292,7 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 
 // apply maps an answer's decisions onto the judgement. Different jobs touch
 // different indices, so concurrent calls do not race.
-func (j *Judge) apply(out *kg.Judgement, jb job, ans *decide.Answer) {
+func (j *Judge) apply(out *kg.Judgement, jb job, ans *decide.Answer, nGT, nPred int) {
 	modes := map[transport.Mode]int64{}
 	for _, m := range ans.Modes {
 		modes[m]++
@@ -320,9 +320,9 @@ func (j *Judge) apply(out *kg.Judgement, jb job, ans *decide.Answer) {
 		sort.Ints(sup)
 		claim := jb.batch.Claims[d.Claim]
 		if jb.batch.Pass == plan.Coverage {
-			out.Coverage[claim] = kg.Verdict{GTIndex: claim, State: d.State, Kind: d.Kind, Support: sup, Judge: j.name, Reason: d.Reason}
+			out.Coverage[claim] = kg.Verdict{GTIndex: claim, State: d.State, Kind: d.Kind, Support: sup, Judge: j.name, Reason: d.Reason, Shown: shown(jb.batch, nPred)}
 		} else if out.Validity != nil {
-			out.Validity[claim] = kg.Validity{PredIndex: claim, State: d.State, Support: sup, Judge: j.name, Reason: d.Reason}
+			out.Validity[claim] = kg.Validity{PredIndex: claim, State: d.State, Support: sup, Judge: j.name, Reason: d.Reason, Shown: shown(jb.batch, nGT)}
 		}
 	}
 }
@@ -370,3 +370,12 @@ func (j *Judge) Estimate(ctx context.Context, task *kg.Task, pred *kg.Prediction
 
 // IsCacheMiss reports whether err is a cache-only miss.
 func IsCacheMiss(err error) bool { return errors.Is(err, cache.ErrMiss) }
+
+// shown is what a batch showed the judge for its claims, for reports: nil
+// when it showed the whole list (reference batching), which says nothing.
+func shown(b plan.Batch, whole int) []int {
+	if len(b.Candidates) == 0 || len(b.Candidates) >= whole {
+		return nil
+	}
+	return b.Candidates
+}

@@ -58,6 +58,7 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 		gtByKey[k] = append(gtByKey[k], gi)
 		v := kg.Verdict{GTIndex: gi, State: kg.Uncovered, Judge: "offline", Support: []int{}, Reason: "no rule matched"}
 		c := res.GT[gi]
+		v.Shown = candidateIndices(c.Candidates)
 		switch {
 		case len(predByKey[k]) > 0:
 			v.State, v.Kind, v.Support, v.Reason = kg.Covered, kg.KindDirect, predByKey[k], "same triple after normalisation"
@@ -85,6 +86,7 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 	for pi, t := range pred.Triples {
 		v := kg.Validity{PredIndex: pi, State: kg.Uncovered, Judge: "offline", Support: []int{}, Reason: "no rule matched"}
 		c := res.Pred[pi]
+		v.Shown = candidateIndices(c.Candidates)
 		cands := make([]rules.Indexed, len(c.Candidates))
 		for i, x := range c.Candidates {
 			cands[i] = rules.Indexed{Index: x.Index, Triple: task.Triples[x.Index].Triple}
@@ -147,4 +149,17 @@ func hanName(s string) bool {
 		}
 	}
 	return false
+}
+
+// candidateIndices are the indices of a claim's prefilter candidates, in
+// rank order (nil when there are none), kept on verdicts for reports.
+func candidateIndices(cs []prefilter.Candidate) []int {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]int, len(cs))
+	for i, c := range cs {
+		out[i] = c.Index
+	}
+	return out
 }

@@ -135,7 +135,7 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 		if !ok {
 			v = kg.Verdict{GTIndex: gi, State: kg.Unjudged, Reason: "no verdict"}
 		}
-		rec := GTRecord{GTIndex: gi, GTTriple: gt.Triple, State: v.State, Kind: v.Kind, Judge: v.Judge, Reason: v.Reason, SupportingPredIndices: []int{}}
+		rec := GTRecord{GTIndex: gi, GTTriple: gt.Triple, State: v.State, Kind: v.Kind, Judge: v.Judge, Reason: v.Reason, SupportingPredIndices: []int{}, CandidatesShown: v.Shown}
 		for si, idx := range v.Support {
 			if idx < 0 || idx >= nPred {
 				it.IndexProblems = append(it.IndexProblems, IndexProblem{
@@ -268,7 +268,7 @@ func validity(task *kg.Task, pred *kg.Prediction, j Judgement, it *Item) (*Valid
 		if !ok {
 			v = kg.Validity{PredIndex: pi, State: kg.Unjudged, Reason: "no verdict"}
 		}
-		rec := PredRecord{PredIndex: pi, PredTriple: t, State: v.State, Judge: v.Judge, Reason: v.Reason, SupportingGTIndices: []int{}}
+		rec := PredRecord{PredIndex: pi, PredTriple: t, State: v.State, Judge: v.Judge, Reason: v.Reason, SupportingGTIndices: []int{}, CandidatesShown: v.Shown}
 		for si, idx := range v.Support {
 			if idx < 0 || idx >= len(task.Triples) {
 				it.IndexProblems = append(it.IndexProblems, IndexProblem{

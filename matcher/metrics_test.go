@@ -186,3 +186,32 @@ func TestOfflineJudge(t *testing.T) {
 		t.Errorf("validity %+v", j.Validity)
 	}
 }
+
+// TestSummaryRoundTrip: a summary.json read back writes the same bytes.
+func TestSummaryRoundTrip(t *testing.T) {
+	items := []Item{
+		{Record: kg.Record{QID: "b", SampleIdx: 0, TripletF1: 0.2, TripletPrecision: 0.1}},
+		{Record: kg.Record{QID: "a", SampleIdx: 1, TripletF1: 0.5, TripletPrecision: 0.7}, Unjudged: Unjudged{Validity: 1}},
+	}
+	s := Summarize(items)
+	s.Run, s.Judge, s.Protocol, s.Failed = "r", "offline", ProtocolPaper, []string{"x: bad"}
+	s.Sections = []Section{{Key: "manifest", Value: map[string]string{"judge": "offline"}}, {Key: "structure", Value: []int{1, 2}}}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Summary
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	b2, err := json.Marshal(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != string(b2) {
+		t.Errorf("round trip differs:\n%s\n%s", b, b2)
+	}
+	if back.UnjudgedItems != s.UnjudgedItems || back.Avg["triplet_f1"] != s.Avg["triplet_f1"] {
+		t.Errorf("read back %+v", back)
+	}
+}

@@ -213,3 +213,80 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	b.WriteString("}")
 	return b.Bytes(), nil
 }
+
+// UnmarshalJSON reads what MarshalJSON writes (a summary.json), so that a
+// report or a diff can read a run's outputs back; keys it does not know
+// become Sections, in file order, with their raw JSON as Value.
+func (s *Summary) UnmarshalJSON(data []byte) error {
+	*s = Summary{Avg: map[string]float64{}, Best: map[string]float64{}, ParseReports: map[kg.ParseStatus]int{}}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return fmt.Errorf("summary: not a JSON object")
+	}
+	raw := map[string]json.RawMessage{}
+	var order []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("summary: %w", err)
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return fmt.Errorf("summary key %s: %w", k, err)
+		}
+		raw[k] = v
+		order = append(order, k)
+	}
+	one := func(k string, dst any) error {
+		if v, ok := raw[k]; ok {
+			if err := json.Unmarshal(v, dst); err != nil {
+				return fmt.Errorf("summary key %s: %w", k, err)
+			}
+		}
+		return nil
+	}
+	var unjudged struct{ Coverage, Validity, Items int }
+	var reports []struct {
+		Status kg.ParseStatus `json:"status"`
+		Count  int            `json:"count"`
+	}
+	for _, f := range []struct {
+		k   string
+		dst any
+	}{
+		{"num_queries", &s.NumQueries}, {"num_samples", &s.NumSamples}, {"protocol", &s.Protocol}, {"judge", &s.Judge},
+		{"run", &s.Run}, {"parse_reports", &reports}, {"unjudged", &unjudged}, {"index_problems", &s.IndexProblems},
+		{"failed_inputs", &s.Failed}, {"tasks", &s.Tasks},
+	} {
+		if err := one(f.k, f.dst); err != nil {
+			return err
+		}
+	}
+	s.Unjudged, s.UnjudgedItems = Unjudged{Coverage: unjudged.Coverage, Validity: unjudged.Validity}, unjudged.Items
+	for _, r := range reports {
+		s.ParseReports[r.Status] = r.Count
+	}
+	known := map[string]bool{"num_queries": true, "num_samples": true, "protocol": true, "judge": true, "run": true,
+		"parse_reports": true, "unjudged": true, "index_problems": true, "failed_inputs": true, "tasks": true}
+	for _, k := range MetricKeys {
+		for _, m := range []struct {
+			prefix string
+			dst    map[string]float64
+		}{{"avg", s.Avg}, {"best", s.Best}} {
+			key := fmt.Sprintf("%s@%d_%s", m.prefix, s.NumSamples, k)
+			known[key] = true
+			var x float64
+			if err := one(key, &x); err != nil {
+				return err
+			}
+			m.dst[k] = x
+		}
+	}
+	for _, k := range order {
+		if !known[k] {
+			s.Sections = append(s.Sections, Section{Key: k, Value: raw[k]})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package report
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/json"
+	"sort"
+
+	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/matcher"
+)
+
+// overview is the part of the payload the first page needs; task details
+// are separate blobs, decoded only when a task is opened, so a report of
+// thousands of samples opens as fast as a small one.
+type overview struct {
+	Title       string        `json:"title"`
+	Runs        []runView     `json:"runs"`
+	Leaderboard *Table        `json:"leaderboard,omitempty"`
+	Differences *Table        `json:"differences,omitempty"`
+	Tasks       []taskSummary `json:"tasks"`
+}
+
+type runView struct {
+	Name          string                 `json:"name"`
+	Info          [][2]string            `json:"info"`
+	Protocol      string                 `json:"protocol"`
+	Judge         string                 `json:"judge"`
+	NumQueries    int                    `json:"num_queries"`
+	NumSamples    int                    `json:"num_samples"`
+	Avg           map[string]float64     `json:"avg"`
+	Best          map[string]float64     `json:"best"`
+	Unjudged      matcher.Unjudged       `json:"unjudged"`
+	UnjudgedItems int                    `json:"unjudged_items"`
+	Parse         map[kg.ParseStatus]int `json:"parse"`
+	Failed        []string               `json:"failed"`
+	Structure     any                    `json:"structure,omitempty"`
+}
+
+// taskSummary is one row of the tasks table: per run, the task's avg@N.
+type taskSummary struct {
+	ID       string                `json:"id"`
+	Subset   string                `json:"subset,omitempty"`
+	Language string                `json:"language,omitempty"`
+	GT       int                   `json:"gt"`
+	Runs     map[string]*taskScore `json:"runs"`
+}
+
+type taskScore struct {
+	Samples int     `json:"samples"`
+	P       float64 `json:"p"`
+	R       float64 `json:"r"`
+	F1      float64 `json:"f1"`
+	BestF1  float64 `json:"best_f1"`
+}
+
+// taskDetail is one task's blob: the GT graph once, and per run and sample
+// the predicted triples and every verdict, as compact arrays.
+type taskDetail struct {
+	ID    string                  `json:"id"`
+	GT    [][3]string             `json:"gt"`
+	Nodes []string                `json:"nodes"`
+	Runs  map[string][]sampleView `json:"runs"`
+}
+
+type sampleView struct {
+	Sample int         `json:"sample"`
+	P      float64     `json:"p"`
+	R      float64     `json:"r"`
+	F1     float64     `json:"f1"`
+	Judge  string      `json:"judge"`
+	Parse  string      `json:"parse"`
+	Pred   [][3]string `json:"pred"`
+	// Cov per GT triple: state, kind, judge, reason, supports, candidates.
+	Cov []claimView `json:"cov"`
+	// Val per predicted triple (paper protocol only).
+	Val []claimView `json:"val,omitempty"`
+}
+
+// claimView is one verdict: [state, kind, judge, reason, support, shown].
+type claimView [6]any
+
+func buildPayload(in Input) (overview, []taskDetail) {
+	ov := overview{Title: in.Title, Leaderboard: in.Leaderboard, Differences: in.Differences, Runs: []runView{}, Tasks: []taskSummary{}}
+	tasks := append([]kg.Task(nil), in.Tasks...)
+	sort.Slice(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
+	at := map[string]int{}
+	details := make([]taskDetail, len(tasks))
+	for i := range tasks {
+		t := &tasks[i]
+		at[t.ID] = i
+		d := taskDetail{ID: t.ID, Nodes: t.NodeNames(), Runs: map[string][]sampleView{}}
+		for _, x := range t.Triples {
+			d.GT = append(d.GT, [3]string{x.Head, x.Relation, x.Tail})
+		}
+		details[i] = d
+		ov.Tasks = append(ov.Tasks, taskSummary{ID: t.ID, Subset: t.Subset, Language: t.Language, GT: len(t.Triples), Runs: map[string]*taskScore{}})
+	}
+	for _, r := range in.Runs {
+		s := r.Summary
+		rv := runView{Name: r.Name, Protocol: string(s.Protocol), Judge: s.Judge, NumQueries: s.NumQueries, NumSamples: s.NumSamples,
+			Avg: s.Avg, Best: s.Best, Unjudged: s.Unjudged, UnjudgedItems: s.UnjudgedItems, Parse: s.ParseReports, Failed: s.Failed,
+			Structure: r.Structure}
+		if rv.Failed == nil {
+			rv.Failed = []string{}
+		}
+		if rv.Avg == nil {
+			rv.Avg, rv.Best = map[string]float64{}, map[string]float64{}
+		}
+		rv.Info = [][2]string{}
+		keys := make([]string, 0, len(r.Info))
+		for k := range r.Info {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			rv.Info = append(rv.Info, [2]string{k, r.Info[k]})
+		}
+		ov.Runs = append(ov.Runs, rv)
+		for _, ts := range s.Tasks {
+			i, ok := at[ts.TaskID]
+			if !ok {
+				continue
+			}
+			ov.Tasks[i].Runs[r.Name] = &taskScore{Samples: ts.Samples, P: ts.Avg["triplet_precision"], R: ts.Avg["triplet_recall"],
+				F1: ts.Avg["triplet_f1"], BestF1: ts.Best["triplet_f1"]}
+		}
+		for _, smp := range r.Samples {
+			it := smp.Item
+			i, ok := at[it.QID]
+			if !ok {
+				continue
+			}
+			details[i].Runs[r.Name] = append(details[i].Runs[r.Name], sampleOf(it, smp.Pred))
+		}
+	}
+	for i := range details {
+		for _, v := range details[i].Runs {
+			sort.Slice(v, func(a, b int) bool { return v[a].Sample < v[b].Sample })
+		}
+	}
+	return ov, details
+}
+
+func sampleOf(it *matcher.Item, pred *kg.Prediction) sampleView {
+	sv := sampleView{Sample: it.SampleIdx, P: it.TripletPrecision, R: it.TripletRecall, F1: it.TripletF1, Judge: it.Judge,
+		Parse: string(it.ParseReport.Status), Pred: [][3]string{}, Cov: []claimView{}}
+	if pred != nil {
+		for _, t := range pred.Triples {
+			sv.Pred = append(sv.Pred, [3]string{t.Head, t.Relation, t.Tail})
+		}
+	} else if it.Validity != nil {
+		for _, p := range it.Validity.PerPredTriple {
+			sv.Pred = append(sv.Pred, [3]string{p.PredTriple.Head, p.PredTriple.Relation, p.PredTriple.Tail})
+		}
+	}
+	if c := it.Coverage; c != nil {
+		for _, g := range c.PerGTTriple {
+			sv.Cov = append(sv.Cov, claimView{string(g.State), string(g.Kind), g.Judge, g.Reason, ints(g.SupportingPredIndices), ints(g.CandidatesShown)})
+		}
+	}
+	if v := it.Validity; v != nil {
+		for _, p := range v.PerPredTriple {
+			sv.Val = append(sv.Val, claimView{string(p.State), "", p.Judge, p.Reason, ints(p.SupportingGTIndices), ints(p.CandidatesShown)})
+		}
+	}
+	return sv
+}
+
+func ints(x []int) []int {
+	if x == nil {
+		return []int{}
+	}
+	return x
+}
+
+// blob is a task detail as gzip + base64 (deterministic: no name, no time),
+// decoded in the page with DecompressionStream.
+func blob(d taskDetail) (string, error) {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	if _, err := zw.Write(b); err != nil {
+		return "", err
+	}
+	if err := zw.Close(); err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+}

@@ -1,0 +1,50 @@
+// Package report writes what scored runs show a reader: one self-contained
+// HTML file (leaderboard, per-task table, drill-down into a sample with its
+// GT graph, two runs side by side on the same GT) and a Markdown summary fit
+// for a pull request. It reads runs as they were scored (items, summaries,
+// leaderboard rows) and never recomputes a score; it opens no store.
+package report
+
+import (
+	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/matcher"
+)
+
+// Input is everything a report shows.
+type Input struct {
+	Title string
+	// Tasks are the ground truths the runs were scored against.
+	Tasks []kg.Task
+	Runs  []Run
+	// Leaderboard, when set, is shown first on the overview (computed by
+	// the leaderboard package, intervals included).
+	Leaderboard *Table
+	// Differences are paired differences between runs, if computed.
+	Differences *Table
+}
+
+// Run is one scored run.
+type Run struct {
+	Name string
+	// Info are the run's manifest lines (model, framework, judge,
+	// protocol, calibration, ...), shown as given, in key order.
+	Info    map[string]string
+	Summary matcher.Summary
+	// Structure is the run's structure report (summary.json "structure").
+	Structure any
+	Samples   []Sample
+}
+
+// Sample is one scored sample: its item and the predicted triples' text
+// (items of the code protocol carry no validity details, so no text).
+type Sample struct {
+	Item *matcher.Item
+	Pred *kg.Prediction
+}
+
+// Table is a precomputed table: header and rows of cells as text.
+type Table struct {
+	Caption string     `json:"caption,omitempty"`
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"`
+}
