@@ -292,8 +292,9 @@
         cy.$(':selected').unselect();
         var e = cy.$('#e' + k);
         e.select();
-        // Bring the claim into view: its two ends and their neighbours.
-        cy.fit(e.connectedNodes().closedNeighborhood(), 60);
+        // Bring the claim into view: its two ends.
+        cy.fit(e.connectedNodes(), 120);
+        if (cy.zoom() > 2) { cy.zoom({ level: 2, position: e.midpoint() }); }
       }
       cy.on('tap', 'edge', function (ev) { select(ev.target.data('gt')); });
       var rows = d.gt.map(function (t, k) {
