@@ -1,0 +1,99 @@
+package calibrate_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/kgjudge/kgjudge/internal/fixtures"
+	"github.com/kgjudge/kgjudge/matcher/calibrate"
+)
+
+var updateWeights = flag.Bool("update-weights", false, "refit weights.json on all fixtures")
+
+var (
+	labelsOnce sync.Once
+	labels     []*calibrate.Labeled
+	labelsErr  error
+)
+
+// fixtureLabels featurizes the 11 recorded fixtures once per test binary.
+func fixtureLabels(t *testing.T) []*calibrate.Labeled {
+	t.Helper()
+	labelsOnce.Do(func() {
+		labels, labelsErr = calibrate.LoadLabels(t.Context(), fixtures.Dir())
+		if labelsErr == nil {
+			labelsErr = calibrate.FeaturizeAll(t.Context(), labels, calibrate.Options{}, nil)
+		}
+	})
+	if labelsErr != nil {
+		t.Fatal(labelsErr)
+	}
+	if len(labels) != len(fixtures.All()) {
+		t.Fatalf("%d labelled fixtures, want %d", len(labels), len(fixtures.All()))
+	}
+	return labels
+}
+
+// TestLeaveOneOut is the measurement: each fixture is judged by a
+// model fitted (threshold included) on the other ten. Floors are set just
+// below what was measured.
+func TestLeaveOneOut(t *testing.T) {
+	ls := fixtureLabels(t)
+	r, err := calibrate.CrossValidate(ls, calibrate.DefaultLambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	r.Write(&b)
+	t.Logf("\n%s", b.String())
+	for _, c := range []struct {
+		name       string
+		got, floor float64
+	}{
+		{"coverage kappa", r.CoverageKappa, 0},
+		{"validity kappa", r.ValidityKappa, 0},
+		{"F1 Spearman", r.F1Spearman, 0},
+		{"tier precision", r.TierPrecision, 0},
+	} {
+		if c.got < c.floor {
+			t.Errorf("%s %.4f below floor %.4f", c.name, c.got, c.floor)
+		}
+	}
+	if r.F1MeanAbsError > 1 {
+		t.Errorf("F1 mean abs error %.4f above ceiling", r.F1MeanAbsError)
+	}
+}
+
+// TestShippedWeights: weights.json is the fit on all 11 fixtures (a refit
+// gives the same bytes), and names them as its labels.
+func TestShippedWeights(t *testing.T) {
+	ls := fixtureLabels(t)
+	m, err := calibrate.Fit(ls, calibrate.DefaultLambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := calibrate.CrossValidate(ls, calibrate.DefaultLambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.CV = r.Summary(len(ls))
+	b, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *updateWeights {
+		if err := os.WriteFile("weights.json", b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, err := os.ReadFile("weights.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(old, b) {
+		t.Fatal("weights.json is not the fit on the fixtures: run go test ./matcher/calibrate -run TestShippedWeights -update-weights (or kgjudge calibrate --labels testdata/fixtures --out matcher/calibrate/weights.json)")
+	}
+}
