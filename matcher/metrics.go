@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/matcher/calibrate"
 )
 
 // Protocol names how precision is computed (FORMATS.md §4).
@@ -74,6 +75,8 @@ type GTRecord struct {
 	Kind    kg.CoverageKind `json:"kind,omitempty"`
 	Judge   string          `json:"judge,omitempty"`
 	Reason  string          `json:"reason,omitempty"`
+	// Prob is a calibrated judge's probability that the claim is covered.
+	Prob *float64 `json:"prob,omitempty"`
 }
 
 // CoverageDetails mirrors the reference's coverage_details.
@@ -94,6 +97,8 @@ type PredRecord struct {
 	State     kg.State  `json:"state"`
 	Judge     string    `json:"judge,omitempty"`
 	Reason    string    `json:"reason,omitempty"`
+	// Prob is a calibrated judge's probability that the triple is valid.
+	Prob *float64 `json:"prob,omitempty"`
 }
 
 // ValidityDetails mirrors the reference's validity_details.
@@ -145,6 +150,11 @@ type Item struct {
 	IndexProblems []IndexProblem `json:"index_problems,omitempty"`
 	// Structure is the hierarchy analysis of the sample, added downstream.
 	Structure any `json:"structure,omitempty"`
+	// Estimate is a calibrated judge's expected triplet P/R/F1 with 95%
+	// intervals (matcher/calibrate), next to the thresholded ones above.
+	Estimate *calibrate.Estimate `json:"estimate,omitempty"`
+
+	calibration *calibrate.Info
 }
 
 // Judgement is what a judge decided about one sample. Validity is nil when
@@ -156,6 +166,12 @@ type Judgement struct {
 	// Problems are indices the judge produced that could not be read as
 	// integers (the replay judge reports them; they are never counted).
 	Problems []IndexProblem
+	// A calibrated judge's per-claim probabilities (parallel to Coverage
+	// and Validity), its sample estimate and what it was calibrated on;
+	// nil for other judges.
+	CoverageProb, ValidityProb []float64
+	Estimate                   *calibrate.Estimate
+	Calibration                *calibrate.Info
 }
 
 // Score computes one sample's metrics from a judgement under a protocol.
@@ -179,6 +195,7 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 	}
 	it.NumPredTriples = nPred
 	it.IndexProblems = append(it.IndexProblems, j.Problems...)
+	it.Estimate, it.calibration = j.Estimate, j.Calibration
 
 	// Coverage pass.
 	byGT := make(map[int]kg.Verdict, len(j.Coverage))
@@ -204,6 +221,9 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 			v = kg.Verdict{GTIndex: gi, State: kg.Unjudged, Reason: "no verdict"}
 		}
 		rec := GTRecord{GTIndex: gi, GT: gt.Triple, State: v.State, Kind: v.Kind, Judge: v.Judge, Reason: v.Reason, Support: []int{}}
+		if ok && len(j.CoverageProb) == len(j.Coverage) {
+			rec.Prob = probAt(j.CoverageProb, j.Coverage, gi)
+		}
 		for si, idx := range v.Support {
 			if idx < 0 || idx >= nPred {
 				it.IndexProblems = append(it.IndexProblems, IndexProblem{
@@ -337,6 +357,9 @@ func validity(task *kg.Task, pred *kg.Prediction, j Judgement, it *Item) (*Valid
 			v = kg.Validity{PredIndex: pi, State: kg.Unjudged, Reason: "no verdict"}
 		}
 		rec := PredRecord{PredIndex: pi, Pred: t, State: v.State, Judge: v.Judge, Reason: v.Reason, Support: []int{}}
+		if ok && len(j.ValidityProb) == len(j.Validity) {
+			rec.Prob = validityProbAt(j.ValidityProb, j.Validity, pi)
+		}
 		for si, idx := range v.Support {
 			if idx < 0 || idx >= len(task.Triples) {
 				it.IndexProblems = append(it.IndexProblems, IndexProblem{
@@ -362,4 +385,34 @@ func validity(task *kg.Task, pred *kg.Prediction, j Judgement, it *Item) (*Valid
 		val.PerPred[pi] = rec
 	}
 	return val, valid, nil
+}
+
+// probAt is the probability of GT triple gi's verdict (rounded to 4
+// decimals), nil when the judge gave none.
+func probAt(ps []float64, vs []kg.Verdict, gi int) *float64 {
+	if gi < len(vs) && vs[gi].GTIndex == gi {
+		p := Round4(ps[gi])
+		return &p
+	}
+	for i, v := range vs {
+		if v.GTIndex == gi {
+			p := Round4(ps[i])
+			return &p
+		}
+	}
+	return nil
+}
+
+func validityProbAt(ps []float64, vs []kg.Validity, pi int) *float64 {
+	if pi < len(vs) && vs[pi].PredIndex == pi {
+		p := Round4(ps[pi])
+		return &p
+	}
+	for i, v := range vs {
+		if v.PredIndex == pi {
+			p := Round4(ps[i])
+			return &p
+		}
+	}
+	return nil
 }

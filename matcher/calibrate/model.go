@@ -457,3 +457,22 @@ func (p *Pass) round() {
 	}
 	p.Bias, p.Threshold = round6(p.Bias), round6(p.Threshold)
 }
+
+// Info names what a model was calibrated on, for summaries.
+type Info struct {
+	Labels          []string `json:"labels"`
+	Method          string   `json:"method"`
+	CoverageCVKappa float64  `json:"coverage_cv_kappa"`
+	ValidityCVKappa float64  `json:"validity_cv_kappa"`
+	Interval        string   `json:"interval"`
+}
+
+// IntervalMethod says in one line how the 95% intervals are computed (see
+// Estimate).
+const IntervalMethod = "expected +- 1.96 sqrt(sum p(1-p)/n^2 + cv_rate_rmse^2) per pass; F1 from the ends of P and R; run means add sample half-widths in quadrature"
+
+// Info describes the model's calibration.
+func (m *Model) Info() Info {
+	return Info{Labels: append([]string{}, m.Labels...), Method: "leave-one-sample-out", CoverageCVKappa: m.Coverage.CVKappa,
+		ValidityCVKappa: m.Validity.CVKappa, Interval: IntervalMethod}
+}
