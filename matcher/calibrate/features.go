@@ -208,13 +208,13 @@ type extractor struct {
 	// Predicted graph adjacency: entity -> triple indices touching it.
 	adj map[string][]int
 	// GT head degree, and GT / predicted entity flat forms and tokens.
-	gtDeg               map[string]int
-	gtEnts, predEnts    map[string]bool
-	gtToks, predToks    map[string]struct{}
-	predByKey, gtByKey  map[string][]int
-	covRule             []rules.Decision
-	citedDirect, cited  map[int]bool
-	covCands, valCands  [][]int
+	gtDeg              map[string]int
+	gtEnts, predEnts   map[string]bool
+	gtToks, predToks   map[string]struct{}
+	predByKey, gtByKey map[string][]int
+	covRule            []rules.Decision
+	citedDirect, cited map[int]bool
+	covCands, valCands [][]int
 }
 
 func newExtractor(task *kg.Task, pred *kg.Prediction, res *prefilter.Result, rs *rules.Rules) *extractor {
@@ -330,17 +330,17 @@ func (x *extractor) val(a, b *str) float64 {
 
 // pairFeats are the features of one claim against one candidate.
 type pairFeats struct {
-	h, r, t, inv    float64
-	flat            bool
-	tIn, tRevIn     bool
-	numEq, numUnit  bool
-	numMis, confl   bool
-	yesNo           bool
-	tailInTriple    bool
+	h, r, t, inv     float64
+	flat             bool
+	tIn, tRevIn      bool
+	numEq, numUnit   bool
+	numMis, confl    bool
+	yesNo            bool
+	tailInTriple     bool
 	tailEnt, headEnt float64
-	cross           bool
-	bag             float64
-	cover, lcs      float64
+	cross            bool
+	bag              float64
+	cover, lcs       float64
 }
 
 // pair computes the features of claim c against candidate p.
