@@ -184,6 +184,10 @@ func Featurize(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 	rs := rules.New(o.Concepts, append(alias.GTAliasSets(task.Nodes), o.Aliases...))
 	EquateAligned(rs, task, pred, res)
 	x := newExtractor(task, pred, res, rs)
+	x.concepts = o.Concepts
+	if x.concepts == nil {
+		x.concepts = alias.BuiltinConcepts()
+	}
 	s := &Sample{NGT: len(task.Triples), NPred: len(pred.Triples)}
 	s.Coverage = x.coverage()
 	s.Validity = x.validity()
@@ -205,6 +209,12 @@ type extractor struct {
 	memoE map[[2]*str]float64
 	memoR map[[2]*str]float64
 	memoV map[[2]*str]float64
+	memoIn map[[2]*str]bool
+	memoL  map[[2]*str]float64
+	// concepts of relation strings, computed once each.
+	concepts *alias.Concepts
+	relC     map[*str][]string
+	triToks  map[kg.Triple]map[string]struct{}
 	// Predicted graph adjacency: entity -> triple indices touching it.
 	adj map[string][]int
 	// GT head degree, and GT / predicted entity flat forms and tokens.
@@ -220,6 +230,7 @@ type extractor struct {
 func newExtractor(task *kg.Task, pred *kg.Prediction, res *prefilter.Result, rs *rules.Rules) *extractor {
 	x := &extractor{task: task, pred: pred, res: res, rs: rs, cache: strCache{},
 		memoE: map[[2]*str]float64{}, memoR: map[[2]*str]float64{}, memoV: map[[2]*str]float64{},
+		memoIn: map[[2]*str]bool{}, memoL: map[[2]*str]float64{}, relC: map[*str][]string{}, triToks: map[kg.Triple]map[string]struct{}{},
 		adj: map[string][]int{}, gtDeg: map[string]int{}, gtEnts: map[string]bool{}, predEnts: map[string]bool{},
 		gtToks: map[string]struct{}{}, predToks: map[string]struct{}{}, predByKey: map[string][]int{}, gtByKey: map[string][]int{},
 		citedDirect: map[int]bool{}, cited: map[int]bool{}}
@@ -269,12 +280,12 @@ func (x *extractor) ent(a, b *str) float64 {
 		v = 0.95
 	case abbrev(a, b):
 		v = 0.85
-	case x.rs.SameSubject(a.raw, b.raw):
-		v = 0.8
 	case flatIn(a, b) || flatIn(b, a):
-		v = 0.7
+		// One name inside the other (rules.SameSubject without a second
+		// SameEntity): "彩棠" in "彩棠TIMAGE".
+		v = 0.75
 	default:
-		v = math.Max(math.Max(0.6*partialName(a, b), 0.7*jaccard(a.toks, b.toks)), 0.7*lcsRatio(a, b))
+		v = math.Max(math.Max(0.6*partialName(a, b), 0.7*jaccard(a.toks, b.toks)), 0.7*x.lcs(a, b))
 	}
 	x.memoE[k] = v
 	return v
@@ -291,7 +302,7 @@ func (x *extractor) rel(a, b *str) float64 {
 	case a.canon == "" || b.canon == "":
 	case a.canon == b.canon || a.flat == b.flat || stripUnit(a) == stripUnit(b):
 		v = 1
-	case x.rs.SameRelation(a.raw, b.raw):
+	case x.sameConcept(a, b):
 		v = 0.9
 	case flatIn(a, b) || flatIn(b, a):
 		v = 0.7
@@ -300,6 +311,70 @@ func (x *extractor) rel(a, b *str) float64 {
 	}
 	x.memoR[k] = v
 	return v
+}
+
+// sameConcept: the relations share a relation concept (rules.SameRelation's
+// concept test, with each relation's concepts computed once).
+func (x *extractor) sameConcept(a, b *str) bool {
+	ca, ok := x.relC[a]
+	if !ok {
+		ca = x.concepts.Of(a.raw)
+		x.relC[a] = ca
+	}
+	cb, ok := x.relC[b]
+	if !ok {
+		cb = x.concepts.Of(b.raw)
+		x.relC[b] = cb
+	}
+	for _, p := range ca {
+		for _, q := range cb {
+			if p == q {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueIn is rules.ValueIn, once per pair.
+func (x *extractor) valueIn(a, b *str) bool {
+	k := [2]*str{a, b}
+	if v, ok := x.memoIn[k]; ok {
+		return v
+	}
+	// ValueIn needs shared text unless the values are aliases (val asks
+	// SameValue for those first): skip the costly call without any.
+	v := false
+	if shareToken(a.toks, b.toks) || strings.Contains(b.flat, a.flat) || strings.Contains(a.flat, b.flat) {
+		v = x.rs.ValueIn(a.raw, b.raw)
+	}
+	x.memoIn[k] = v
+	return v
+}
+
+func (x *extractor) lcs(a, b *str) float64 {
+	k := [2]*str{a, b}
+	if v, ok := x.memoL[k]; ok {
+		return v
+	}
+	v := lcsRatio(a, b)
+	x.memoL[k] = v
+	return v
+}
+
+// tripleToks is the union of a triple's tokens, once per triple.
+func (x *extractor) tripleToks(t kg.Triple) map[string]struct{} {
+	if u, ok := x.triToks[t]; ok {
+		return u
+	}
+	u := map[string]struct{}{}
+	for _, s := range []string{t.Head, t.Relation, t.Tail} {
+		for tok := range x.cache.get(s).toks {
+			u[tok] = struct{}{}
+		}
+	}
+	x.triToks[t] = u
+	return u
 }
 
 // val scores claim value a against candidate value b in [0, 1].
@@ -317,12 +392,12 @@ func (x *extractor) val(a, b *str) float64 {
 		v = 0.95
 	case a.yes && b.yes || a.no && b.no:
 		v = 0.9
-	case x.rs.ValueIn(a.raw, b.raw):
+	case x.valueIn(a, b):
 		v = 0.8
-	case x.rs.ValueIn(b.raw, a.raw):
+	case x.valueIn(b, a):
 		v = 0.6
 	default:
-		v = math.Max(0.7*jaccard(a.toks, b.toks), 0.6*lcsRatio(a, b))
+		v = math.Max(0.7*jaccard(a.toks, b.toks), 0.6*x.lcs(a, b))
 	}
 	x.memoV[k] = v
 	return v
@@ -352,8 +427,8 @@ func (x *extractor) pair(c, p kg.Triple) pairFeats {
 	f.inv = math.Min(x.ent(ch, pt), math.Max(x.val(ct, ph), x.ent(ct, ph)))
 	f.flat = ch.flat == ph.flat && ct.flat == pt.flat && ch.flat != ""
 	if f.h >= 0.6 {
-		f.tIn = x.rs.ValueIn(c.Tail, p.Tail) && ct.canon != pt.canon
-		f.tRevIn = x.rs.ValueIn(p.Tail, c.Tail) && ct.canon != pt.canon
+		f.tIn = x.valueIn(ct, pt) && ct.canon != pt.canon
+		f.tRevIn = x.valueIn(pt, ct) && ct.canon != pt.canon
 		if ct.hasNum && pt.hasNum {
 			f.numEq = ct.num == pt.num
 			if f.numEq {
@@ -388,30 +463,13 @@ func (x *extractor) pair(c, p kg.Triple) pairFeats {
 	f.tailEnt = math.Max(x.ent(ct, ph), x.ent(ct, pt))
 	f.headEnt = math.Max(f.h, x.ent(ch, pt))
 	f.cross = ch.han != ph.han || ct.han != pt.han
-	f.bag, f.cover = jaccard3(ch, cr, ct, ph, pr, pt)
+	cu, pu := x.tripleToks(c), x.tripleToks(p)
+	f.bag, f.cover = jaccard(cu, pu), coverFrac(cu, pu)
 	if anchor := max(f.h, x.ent(ch, pt), x.ent(ct, ph), x.ent(ct, pt)); anchor < 0.8 {
 		f.cover = 0
 	}
-	f.lcs = math.Min(lcsRatio(ch, ph), math.Max(lcsRatio(ct, pt), f.t))
+	f.lcs = math.Min(x.lcs(ch, ph), math.Max(x.lcs(ct, pt), f.t))
 	return f
-}
-
-// jaccard3 is the token Jaccard of two whole triples and the share of the
-// first's tokens in the second.
-func jaccard3(a, b, c, d, e, f *str) (float64, float64) {
-	u := map[string]struct{}{}
-	v := map[string]struct{}{}
-	for _, s := range []*str{a, b, c} {
-		for t := range s.toks {
-			u[t] = struct{}{}
-		}
-	}
-	for _, s := range []*str{d, e, f} {
-		for t := range s.toks {
-			v[t] = struct{}{}
-		}
-	}
-	return jaccard(u, v), coverFrac(u, v)
 }
 
 var bridgeWords = []string{"alias", "also known as", "abbreviation", "short name", "full name", "name", "part of", "belongs to", "member of",
@@ -502,9 +560,10 @@ func (x *extractor) claimFeats(c kg.Triple, cands []prefilter.Candidate, other f
 			best = []int{cd.Index}
 			fv[fCrossScript] = b2f(f.cross)
 		}
-		if f.h >= 0.8 {
-			p := other(cd.Index)
+		if p := other(cd.Index); f.h >= 0.8 {
 			headMatches = append(headMatches, p.Head)
+		} else if x.ent(x.cache.get(c.Head), x.cache.get(p.Tail)) >= 0.8 {
+			headMatches = append(headMatches, p.Tail)
 		}
 	}
 	fv[fSupportN] = math.Log1p(float64(nSupport)) / math.Log(6)
@@ -597,13 +656,7 @@ func (x *extractor) claimFeats(c kg.Triple, cands []prefilter.Candidate, other f
 	}
 	fv[fHeadInOther] = b2f(ents[x.cache.get(c.Head).flat])
 	fv[fTailInOther] = b2f(ents[ct.flat])
-	all := map[string]struct{}{}
-	for _, s := range []string{c.Head, c.Relation, c.Tail} {
-		for t := range x.cache.get(s).toks {
-			all[t] = struct{}{}
-		}
-	}
-	fv[fTokInOther] = coverFrac(all, toks)
+	fv[fTokInOther] = coverFrac(x.tripleToks(c), toks)
 	return fv, best, parts
 }
 

@@ -53,17 +53,22 @@ func TestLeaveOneOut(t *testing.T) {
 		name       string
 		got, floor float64
 	}{
-		{"coverage kappa", r.CoverageKappa, 0},
-		{"validity kappa", r.ValidityKappa, 0},
-		{"F1 Spearman", r.F1Spearman, 0},
-		{"tier precision", r.TierPrecision, 0},
+		// Measured: coverage 0.5492, validity 0.5236, Spearman 0.8455
+		// (expected F1: 0.9000), tier precision 1.0000 (234/234).
+		{"coverage kappa", r.CoverageKappa, 0.54},
+		{"validity kappa", r.ValidityKappa, 0.51},
+		{"F1 Spearman", r.F1Spearman, 0.83},
+		{"expected F1 Spearman", r.ExpectedF1Spearman, 0.88},
+		{"tier precision", r.TierPrecision, 0.99},
 	} {
 		if c.got < c.floor {
 			t.Errorf("%s %.4f below floor %.4f", c.name, c.got, c.floor)
 		}
 	}
-	if r.F1MeanAbsError > 1 {
-		t.Errorf("F1 mean abs error %.4f above ceiling", r.F1MeanAbsError)
+	// Measured: 0.0471 (thresholded), 0.0517 (expected F1); 11/11
+	// intervals hold the published F1.
+	if r.F1MeanAbsError > 0.05 || r.ExpectedF1MAE > 0.055 || r.IntervalCovers < 10 {
+		t.Errorf("F1 mean abs error %.4f / expected %.4f above ceilings, or intervals hold only %d/11", r.F1MeanAbsError, r.ExpectedF1MAE, r.IntervalCovers)
 	}
 }
 

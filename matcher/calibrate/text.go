@@ -27,6 +27,7 @@ type str struct {
 	han       bool // has CJK
 	initials  string
 	runes     int
+	words     []string // Latin words in order, stop words dropped
 }
 
 var (
@@ -67,6 +68,7 @@ func newStr(s string) *str {
 			if !stopWords[w] {
 				x.toks[w] = struct{}{}
 				initials = append(initials, word[0])
+				x.words = append(x.words, w)
 			}
 			word = word[:0]
 		}
@@ -127,6 +129,18 @@ func jaccard(a, b map[string]struct{}) float64 {
 	return float64(n) / float64(len(a)+len(b)-n)
 }
 
+func shareToken(a, b map[string]struct{}) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for t := range a {
+		if _, ok := b[t]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // coverFrac is the share of a's tokens found in b.
 func coverFrac(a, b map[string]struct{}) float64 {
 	if len(a) == 0 {
@@ -167,6 +181,9 @@ func abbrev(a, b *str) bool {
 	if !a.han && b.initials != "" && a.flat == b.initials {
 		return true
 	}
+	if !a.han && !b.han && mixedAbbrev(a.words, b.words) {
+		return true
+	}
 	if a.han && b.han && a.runes*3 >= b.runes {
 		// CJK short names keep the first character and drop others in
 		// order: "上海交大附属瑞金医院" / "上海交通大学医学院附属瑞金医院".
@@ -177,6 +194,39 @@ func abbrev(a, b *str) bool {
 		return subsequence(ra, rb)
 	}
 	return false
+}
+
+// mixedAbbrev: the short name keeps some words and abbreviates runs of the
+// others to their initials, in order ("Yosemite NP" / "Yosemite National
+// Park", "UC Berkeley" / "University of California Berkeley").
+func mixedAbbrev(a, b []string) bool {
+	if len(a) == 0 || len(a) >= len(b) {
+		return false
+	}
+	i, j, used := 0, 0, false
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			i++
+			j++
+		case len(a[i]) >= 2 && j+len(a[i]) <= len(b) && initialsOf(b[j:j+len(a[i])]) == a[i]:
+			j += len(a[i])
+			i++
+			used = true
+		default:
+			return false
+		}
+	}
+	return used && i == len(a) && j == len(b)
+}
+
+func initialsOf(ws []string) string {
+	var b strings.Builder
+	for _, w := range ws {
+		r, _ := utf8.DecodeRuneInString(w)
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func subsequence(a, b []rune) bool {
