@@ -201,14 +201,14 @@ func Featurize(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 }
 
 type extractor struct {
-	task  *kg.Task
-	pred  *kg.Prediction
-	res   *prefilter.Result
-	rs    *rules.Rules
-	cache strCache
-	memoE map[[2]*str]float64
-	memoR map[[2]*str]float64
-	memoV map[[2]*str]float64
+	task   *kg.Task
+	pred   *kg.Prediction
+	res    *prefilter.Result
+	rs     *rules.Rules
+	cache  strCache
+	memoE  map[[2]*str]float64
+	memoR  map[[2]*str]float64
+	memoV  map[[2]*str]float64
 	memoIn map[[2]*str]bool
 	memoL  map[[2]*str]float64
 	// concepts of relation strings, computed once each.
