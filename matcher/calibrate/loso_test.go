@@ -3,6 +3,7 @@ package calibrate_test
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"sync"
 	"testing"
@@ -100,5 +101,42 @@ func TestShippedWeights(t *testing.T) {
 	}
 	if !bytes.Equal(old, b) {
 		t.Fatal("weights.json is not the fit on the fixtures: run go test ./matcher/calibrate -run TestShippedWeights -update-weights (or kgjudge calibrate --labels testdata/fixtures --out matcher/calibrate/weights.json)")
+	}
+}
+
+// TestInSample reports the shipped weights on the samples they were fitted
+// on. These figures are in-sample (not a result); TestLeaveOneOut's are the
+// measurement. It checks that the shipped model is no worse in-sample than
+// the held-out floors.
+func TestInSample(t *testing.T) {
+	ls := fixtureLabels(t)
+	m := calibrate.Default()
+	var cov, val calibrate.Confusion
+	var off, pub []float64
+	var mae float64
+	for _, l := range ls {
+		cd, vd := m.Decide(l.Sample)
+		nc, nv := 0, 0
+		for i, d := range cd {
+			cov.Add(d.Covered, l.Cov[i])
+			if d.Covered {
+				nc++
+			}
+		}
+		for i, d := range vd {
+			val.Add(d.Covered, l.Val[i])
+			if d.Covered {
+				nv++
+			}
+		}
+		f := calibrate.PRF1(nv, len(vd), nc, len(cd))
+		off, pub = append(off, f[2]), append(pub, l.Published[2])
+		mae += math.Abs(f[2]-l.Published[2]) / float64(len(ls))
+	}
+	sp := calibrate.Spearman(off, pub)
+	t.Logf("IN-SAMPLE (shipped weights, fitted on these 11): coverage kappa %.4f, validity kappa %.4f, F1 mean |offline - published| %.4f, Spearman %.4f",
+		cov.Kappa(), val.Kappa(), mae, sp)
+	if cov.Kappa() < 0.54 || val.Kappa() < 0.51 {
+		t.Errorf("in-sample kappa %.4f / %.4f below the held-out floors", cov.Kappa(), val.Kappa())
 	}
 }
