@@ -75,11 +75,17 @@ func agreeCommand() *ucli.Command {
 	var o agreeOptions
 	return &ucli.Command{
 		Name:      "agree",
-		Usage:     "agreement between two runs' verdicts: accuracy and Cohen's kappa per pass, language and subset, and the claims they disagree on",
+		Usage:     "agreement between two runs' verdicts: Cohen's kappa, accuracy, precision and recall both ways per pass, language, subset and verdict kind; each run's self-consistency; the claims they disagree on",
 		UsageText: "kgjudge agree RUN_A RUN_B [--store DIR] [--show N] [--json]",
 		Description: `Compares the verdicts two runs stored for the same samples (e.g. an LLM judge against the
 benchmark's recorded verdicts, scored with --judge replay --run recorded, or prefiltered against
 reference batching). Claims either run left unjudged are counted apart, not compared.
+P(B|A) and R(B|A) are run B's precision and recall with run A as the reference; P(A|B) and
+R(A|B) the other way round. Covered GT triples are also counted by the kind each run gave them
+(direct, subsumption, collective, compositional, recorded) with how many the other run covered.
+Self-consistency: of the predicted triples a run's coverage pass cites as support of a covered GT
+triple, the share its own validity pass marks invalid (the benchmark's recorded judge: 51% on
+the repository's 11 fixtures).
 
 EXAMPLES:
    kgjudge score --gt tasks/ --pred trajs/ --judge replay --run recorded

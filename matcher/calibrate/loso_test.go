@@ -18,7 +18,22 @@ var (
 	labelsOnce sync.Once
 	labels     []*calibrate.Labeled
 	labelsErr  error
+	cvOnce     sync.Once
+	cvReport   *calibrate.Report
+	cvErr      error
 )
+
+// looReport is the leave-one-sample-out report over the fixtures, computed
+// once per test binary.
+func looReport(t *testing.T) *calibrate.Report {
+	t.Helper()
+	ls := fixtureLabels(t)
+	cvOnce.Do(func() { cvReport, cvErr = calibrate.CrossValidate(ls, calibrate.DefaultLambda) })
+	if cvErr != nil {
+		t.Fatal(cvErr)
+	}
+	return cvReport
+}
 
 // fixtureLabels featurizes the 11 recorded fixtures once per test binary.
 func fixtureLabels(t *testing.T) []*calibrate.Labeled {
@@ -42,11 +57,7 @@ func fixtureLabels(t *testing.T) []*calibrate.Labeled {
 // model fitted (threshold included) on the other ten. Floors are set just
 // below what was measured.
 func TestLeaveOneOut(t *testing.T) {
-	ls := fixtureLabels(t)
-	r, err := calibrate.CrossValidate(ls, calibrate.DefaultLambda)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := looReport(t)
 	var b bytes.Buffer
 	r.Write(&b)
 	t.Logf("\n%s", b.String())
@@ -81,11 +92,7 @@ func TestShippedWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := calibrate.CrossValidate(ls, calibrate.DefaultLambda)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.CV = r.Summary(len(ls))
+	m.CV = looReport(t).Summary(len(ls))
 	b, err := m.Marshal()
 	if err != nil {
 		t.Fatal(err)
