@@ -195,7 +195,11 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 	}
 	it.NumPredTriples = nPred
 	it.IndexProblems = append(it.IndexProblems, j.Problems...)
-	it.Estimate, it.calibration = j.Estimate, j.Calibration
+	// The estimate's precision is the validity pass's: it is the paper
+	// protocol's; under the code protocol no estimate is given.
+	if proto == ProtocolPaper {
+		it.Estimate, it.calibration = j.Estimate, j.Calibration
+	}
 
 	// Coverage pass.
 	byGT := make(map[int]kg.Verdict, len(j.Coverage))
