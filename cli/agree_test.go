@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kgjudge/kgjudge/matcher"
 )
 
 func TestAgreeRecordedVsOffline(t *testing.T) {
@@ -91,8 +93,23 @@ func TestAgreeRecordedVsOffline(t *testing.T) {
 	if pro != 397+313 || en+zh != all.Coverage.N {
 		t.Errorf("coverage claims: pro %d, en %d + zh %d vs all %d", pro, en, zh, all.Coverage.N)
 	}
-	if !strings.Contains(out.String(), "kappa") || !strings.Contains(out.String(), "first 5") {
+	if !strings.Contains(out.String(), "kappa") || !strings.Contains(out.String(), "first 5") || !strings.Contains(out.String(), "self-consistency") {
 		t.Errorf("output:\n%s", out.String())
+	}
+	// Precision and recall per direction are the counts read both ways.
+	if c := all.Coverage; c.BvsA.Recall != matcher.Round4(float64(c.BothYes)/float64(c.BothYes+c.OnlyA)) || c.AvsB.Recall != c.BvsA.Precision {
+		t.Errorf("directions %+v", c)
+	}
+	// The recorded judge's self-consistency on d001, p012, p041 (counted
+	// independently from eval.json): 45/80, 12/59 and 71/102 cited supports
+	// marked invalid.
+	if c := rep.Consistency[0]; c.Run != "recorded" || c.Cited != 80+59+102 || c.CitedInvalid != 45+12+71 {
+		t.Errorf("recorded self-consistency %+v", c)
+	}
+	// Kinds: the recorded run's covered triples all have kind "recorded",
+	// 346 of them.
+	if k := rep.Kinds[0]; k.Run != "recorded" || k.Kind != "recorded" || k.Claims != 346 || k.OtherCovered != all.Coverage.BothYes {
+		t.Errorf("kinds %+v", rep.Kinds)
 	}
 	// Flags may follow the run names, as users type them.
 	var stdout, stderr bytes.Buffer

@@ -51,6 +51,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			structureCommand(),
 			cacheCommand(),
 			agreeCommand(),
+			calibrateCommand(),
 			planCommand(),
 			queryCommand(),
 			exportCommand(),

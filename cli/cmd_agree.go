@@ -43,11 +43,29 @@ type GroupAgreement struct {
 	Validity matcher.Agreement `json:"validity"`
 }
 
+// KindAgreement is, for the GT triples one run covered with a given kind,
+// how many the other run covered too.
+type KindAgreement struct {
+	Run          string          `json:"run"`
+	Kind         kg.CoverageKind `json:"kind"`
+	Claims       int             `json:"claims"`
+	OtherCovered int             `json:"other_covered"`
+	Share        float64         `json:"share"`
+}
+
+// RunConsistency is one run's self-consistency (matcher.SelfConsistency).
+type RunConsistency struct {
+	Run string `json:"run"`
+	matcher.SelfConsistency
+}
+
 // AgreeReport is what kgjudge agree prints.
 type AgreeReport struct {
 	RunA          string           `json:"run_a"`
 	RunB          string           `json:"run_b"`
 	Groups        []GroupAgreement `json:"groups"`
+	Kinds         []KindAgreement  `json:"kinds"`
+	Consistency   []RunConsistency `json:"self_consistency"`
 	OnlyInA       []string         `json:"only_in_a"`
 	OnlyInB       []string         `json:"only_in_b"`
 	Disagreements []Disagreement   `json:"disagreements"`
@@ -57,11 +75,17 @@ func agreeCommand() *ucli.Command {
 	var o agreeOptions
 	return &ucli.Command{
 		Name:      "agree",
-		Usage:     "agreement between two runs' verdicts: accuracy and Cohen's kappa per pass, language and subset, and the claims they disagree on",
+		Usage:     "agreement between two runs' verdicts: Cohen's kappa, accuracy, precision and recall both ways per pass, language, subset and verdict kind; each run's self-consistency; the claims they disagree on",
 		UsageText: "kgjudge agree RUN_A RUN_B [--store DIR] [--show N] [--json]",
 		Description: `Compares the verdicts two runs stored for the same samples (e.g. an LLM judge against the
 benchmark's recorded verdicts, scored with --judge replay --run recorded, or prefiltered against
 reference batching). Claims either run left unjudged are counted apart, not compared.
+P(B|A) and R(B|A) are run B's precision and recall with run A as the reference; P(A|B) and
+R(A|B) the other way round. Covered GT triples are also counted by the kind each run gave them
+(direct, subsumption, collective, compositional, recorded) with how many the other run covered.
+Self-consistency: of the predicted triples a run's coverage pass cites as support of a covered GT
+triple, the share its own validity pass marks invalid (the benchmark's recorded judge: 51% on
+the repository's 11 fixtures).
 
 EXAMPLES:
    kgjudge score --gt tasks/ --pred trajs/ --judge replay --run recorded
@@ -138,6 +162,8 @@ func runAgree(ctx context.Context, o agreeOptions, w io.Writer) (*AgreeReport, e
 	})
 
 	groups := map[string]*GroupAgreement{}
+	kinds := map[[2]string]*KindAgreement{}
+	consA, consB := RunConsistency{Run: o.RunA}, RunConsistency{Run: o.RunB}
 	for _, k := range common {
 		va, err := store.Verdicts(ctx, ka[k])
 		if errors.Is(err, kgstore.ErrNotFound) {
@@ -161,6 +187,10 @@ func runAgree(ctx context.Context, o agreeOptions, w io.Writer) (*AgreeReport, e
 		}
 		s, dis := compareSample(&task, &pred, ka[k].Sample, va, vb)
 		rep.Disagreements = append(rep.Disagreements, dis...)
+		countKinds(kinds, o.RunA, va.Coverage, vb.Coverage)
+		countKinds(kinds, o.RunB, vb.Coverage, va.Coverage)
+		consA.AddSample(va.Coverage, va.Validity)
+		consB.AddSample(vb.Coverage, vb.Validity)
 		// A sample counts once in "all", once under its language and once
 		// under its subset.
 		for _, name := range []string{"all", "language " + orUnknown(task.Language), "subset " + orUnknown(task.Subset)} {
@@ -195,6 +225,23 @@ func runAgree(ctx context.Context, o agreeOptions, w io.Writer) (*AgreeReport, e
 		rep.Groups = append(rep.Groups, *g)
 	}
 	all := rep.Groups[0]
+	var kk [][2]string
+	for k := range kinds {
+		kk = append(kk, k)
+	}
+	sort.Slice(kk, func(i, j int) bool {
+		if (kk[i][0] == o.RunA) != (kk[j][0] == o.RunA) {
+			return kk[i][0] == o.RunA
+		}
+		return kk[i][1] < kk[j][1]
+	})
+	rep.Kinds = []KindAgreement{}
+	for _, k := range kk {
+		ka := kinds[k]
+		ka.Share = matcher.Round4(float64(ka.OtherCovered) / float64(ka.Claims))
+		rep.Kinds = append(rep.Kinds, *ka)
+	}
+	rep.Consistency = []RunConsistency{consA, consB}
 
 	if o.JSON {
 		return rep, printJSON(w, rep)
@@ -205,7 +252,7 @@ func runAgree(ctx context.Context, o agreeOptions, w io.Writer) (*AgreeReport, e
 	}
 	fmt.Fprintln(w)
 	tb := &table{}
-	tb.add("group", "pass", "claims", "agree", "accuracy", "kappa", "only A", "only B", "unjudged")
+	tb.add("group", "pass", "claims", "agree", "accuracy", "kappa", "P(B|A)", "R(B|A)", "P(A|B)", "R(A|B)", "only A", "only B", "unjudged")
 	for _, g := range rep.Groups {
 		for _, p := range []struct {
 			name string
@@ -215,10 +262,29 @@ func runAgree(ctx context.Context, o agreeOptions, w io.Writer) (*AgreeReport, e
 				continue
 			}
 			tb.add(g.Group, p.name, strconv.Itoa(p.a.N), strconv.Itoa(p.a.Agree), f4(p.a.Acc), f4(p.a.Kappa),
+				f4(p.a.BvsA.Precision), f4(p.a.BvsA.Recall), f4(p.a.AvsB.Precision), f4(p.a.AvsB.Recall),
 				strconv.Itoa(p.a.OnlyA), strconv.Itoa(p.a.OnlyB), strconv.Itoa(p.a.Skipped))
 		}
 	}
 	tb.write(w)
+	fmt.Fprintln(w, "(P(B|A), R(B|A): B's precision and recall taken against A as the reference; P(A|B), R(A|B) the other way round)")
+	if len(rep.Kinds) > 0 {
+		fmt.Fprintln(w, "\ncovered GT triples by verdict kind, and how many the other run covered too:")
+		tk := &table{}
+		tk.add("run", "kind", "claims", "other covered", "share")
+		for _, k := range rep.Kinds {
+			tk.add(k.Run, orUnknown(string(k.Kind)), strconv.Itoa(k.Claims), strconv.Itoa(k.OtherCovered), f4(k.Share))
+		}
+		tk.write(w)
+	}
+	fmt.Fprintln(w, "\nself-consistency: supports cited by the coverage pass that the same run's validity pass marks invalid")
+	for _, c := range rep.Consistency {
+		if c.Cited == 0 {
+			fmt.Fprintf(w, "  %s: no cited support with a validity verdict\n", c.Run)
+			continue
+		}
+		fmt.Fprintf(w, "  %s: %d of %d cited supports invalid (%.1f%%)\n", c.Run, c.CitedInvalid, c.Cited, 100*c.Share)
+	}
 	if n := len(rep.Disagreements); n > 0 && o.Show > 0 {
 		fmt.Fprintf(w, "\n%d disagreement(s)", n)
 		if n > o.Show {
@@ -283,4 +349,25 @@ func compareSample(task *kg.Task, pred *kg.Prediction, sample int, va, vb kgstor
 		}
 	}
 	return g, dis
+}
+
+// countKinds adds, for each GT triple run x covered, its kind and whether
+// run y covered it too.
+func countKinds(m map[[2]string]*KindAgreement, run string, x, y []kg.Verdict) {
+	other := coverageByIndex(y)
+	for _, v := range x {
+		if v.State != kg.Covered {
+			continue
+		}
+		k := [2]string{run, string(v.Kind)}
+		ka, ok := m[k]
+		if !ok {
+			ka = &KindAgreement{Run: run, Kind: v.Kind}
+			m[k] = ka
+		}
+		ka.Claims++
+		if other[v.GTIndex].State == kg.Covered {
+			ka.OtherCovered++
+		}
+	}
 }

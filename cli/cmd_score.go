@@ -42,6 +42,7 @@ type scoreOptions struct {
 	Concurrency int
 	Batching    string
 	Aliases     string
+	Model       string
 	Subset      string
 	Timeout     time.Duration
 	Attempts    int
@@ -100,6 +101,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
 			&ucli.IntFlag{Name: "workers", Usage: "samples judged at once (outputs do not depend on it)", Value: 4, Destination: &o.Workers, EnvVars: []string{"KGJUDGE_WORKERS"}},
 			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset (e.g. pro, daily) of the tasks whose file gives none", Destination: &o.Subset},
+			&ucli.StringFlag{Name: "offline-model", Usage: "offline judge: a calibrated model file from kgjudge calibrate (default: the shipped weights)", Destination: &o.Model, EnvVars: []string{"KGJUDGE_OFFLINE_MODEL"}},
 			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; format in alias/README.md)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
 			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "prefilter (few candidates per claim, deterministic tier first) | reference (5 batches with the whole predicted list, as the reference) | whole", Value: "prefilter", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
 			&ucli.DurationFlag{Name: "judge-timeout", Category: "LLM judge", Usage: "per-request timeout", Value: 3 * time.Minute, Destination: &o.Timeout, EnvVars: []string{"KGJUDGE_JUDGE_TIMEOUT"}},
@@ -139,7 +141,7 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, error) {
 	if o.Verdicts != "" && o.Judge != "replay" {
 		return "", userErrorf("--verdicts is only used by --judge replay")
 	}
-	for flag, p := range map[string]string{"--gt": o.GT, "--pred": o.Pred, "--verdicts": o.Verdicts, "--map": o.Map, "--aliases": o.Aliases} {
+	for flag, p := range map[string]string{"--gt": o.GT, "--pred": o.Pred, "--verdicts": o.Verdicts, "--map": o.Map, "--aliases": o.Aliases, "--offline-model": o.Model} {
 		if p == "" {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/matcher"
+	"github.com/kgjudge/kgjudge/matcher/calibrate"
 	"github.com/kgjudge/kgjudge/matcher/prefilter"
 )
 
@@ -26,7 +27,15 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 		if err != nil {
 			return nil, nop, err
 		}
-		return matcher.Offline{Concepts: ua.concepts, Aliases: ua.sets}, nop, nil
+		off := matcher.Offline{Concepts: ua.concepts, Aliases: ua.sets}
+		if o.Model != "" {
+			m, err := calibrate.Load(o.Model)
+			if err != nil {
+				return nil, nop, &UserError{Err: fmt.Errorf("--offline-model: %w", err)}
+			}
+			off.Model = m
+		}
+		return off, nop, nil
 	case "replay":
 		src := o.Verdicts
 		if src == "" {

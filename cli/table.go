@@ -40,6 +40,11 @@ func printTable(w io.Writer, o scoreOptions, res *runs.ScoreResult) {
 			f4(row.m["node_precision"]), f4(row.m["node_recall"]), f4(row.m["node_f1"]))
 	}
 	tb.write(w)
+	if e := s.Estimate; e != nil {
+		a := e.AvgTriplet
+		fmt.Fprintf(w, "%s\n  expected P %.4f [%.4f, %.4f], R %.4f [%.4f, %.4f] (95%% intervals; the thresholded figures above are the verdicts)\n",
+			e.Text, a.Precision.Expected, a.Precision.Low, a.Precision.High, a.Recall.Expected, a.Recall.Low, a.Recall.High)
+	}
 
 	var parts []string
 	for _, st := range kg.ParseStatuses {

@@ -20,6 +20,38 @@ type Judgement struct {
 	// Problems are indices the judge produced that could not be read as
 	// integers (the replay judge reports them; they are never counted).
 	Problems []IndexProblem
+	// A calibrated judge's per-claim probabilities (parallel to Coverage
+	// and Validity), its sample estimate and what it was calibrated on;
+	// nil for other judges.
+	CoverageProb, ValidityProb []float64
+	Estimate                   *Estimate
+	Calibration                *Calibration
+}
+
+// Interval is an expected value with its 95% interval.
+type Interval struct {
+	Expected float64 `json:"expected"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
+}
+
+// Estimate is a calibrated judge's expected triplet precision, recall and
+// F1 for a sample (or a run), each with its 95% interval; how the interval
+// is computed is the calibrating package's (matcher/calibrate).
+type Estimate struct {
+	Precision Interval `json:"precision"`
+	Recall    Interval `json:"recall"`
+	F1        Interval `json:"f1"`
+}
+
+// Calibration says what a calibrated judge was fitted on and how well it
+// agreed with the labels it was not fitted on.
+type Calibration struct {
+	Labels          []string `json:"labels"`
+	Method          string   `json:"method"`
+	CoverageCVKappa float64  `json:"coverage_cv_kappa"`
+	ValidityCVKappa float64  `json:"validity_cv_kappa"`
+	Interval        string   `json:"interval"`
 }
 
 // IndexProblem is a supporting index that was not counted: out of range, not

@@ -55,6 +55,8 @@ type GTRecord struct {
 	Kind                  CoverageKind `json:"kind,omitempty"`
 	Judge                 string       `json:"judge,omitempty"`
 	Reason                string       `json:"reason,omitempty"`
+	// Prob is a calibrated judge's probability that the claim is covered.
+	Prob *float64 `json:"prob,omitempty"`
 	// CandidatesShown are the predicted triples the judge was shown for
 	// this claim (kgjudge's prefilter), for reports.
 	CandidatesShown []int `json:"candidates_shown,omitempty"`
@@ -83,6 +85,8 @@ type PredRecord struct {
 	State               State  `json:"state"`
 	Judge               string `json:"judge,omitempty"`
 	Reason              string `json:"reason,omitempty"`
+	// Prob is a calibrated judge's probability that the triple is valid.
+	Prob *float64 `json:"prob,omitempty"`
 	// CandidatesShown are the GT triples the judge was shown.
 	CandidatesShown []int `json:"candidates_shown,omitempty"`
 	// Unread are supporting indices that are not integers, as written.

@@ -2,31 +2,36 @@ package matcher
 
 import (
 	"context"
-	"strings"
-	"unicode"
+	"fmt"
 
 	"github.com/kgjudge/kgjudge/alias"
 	"github.com/kgjudge/kgjudge/kg"
-	"github.com/kgjudge/kgjudge/matcher/prefilter"
-	"github.com/kgjudge/kgjudge/matcher/rules"
+	"github.com/kgjudge/kgjudge/matcher/calibrate"
 )
 
 // Judge is kg.Judge: Offline and Replay here, the LLM judge in llmjudge.
 type Judge = kg.Judge
 
-// Offline decides without any network, in two tiers: matcher/prefilter's
-// candidates and deterministic tier (normalised exact triple, or
-// alias-equivalent head and tail with a same-concept relation), then the
-// rules of matcher/rules on each remaining claim's candidates (direct,
-// subsumption, collective, compositional; validity: a GT candidate stating
-// the same fact). It never leaves a claim unjudged; it is the zero-setup
-// default and a floor for real judges. The zero value uses the built-in
-// concept table and the GT node aliases.
+// Offline decides without any network. matcher/prefilter gives each claim
+// its candidates and the deterministic tier (normalised exact triple, or
+// alias-equivalent head and tail with a same-concept relation) decides the
+// unambiguous ones; every other claim gets a probability from a calibrated
+// model (matcher/calibrate: features over the candidates, today's rules of
+// matcher/rules among them, a logistic regression fitted on recorded
+// verdicts) and is covered when it reaches the model's threshold. Kind and
+// reason name the deciding features. It never leaves a claim unjudged; it
+// is the zero-setup default and a floor for real judges. The zero value
+// uses the built-in concept table, the GT node aliases and the shipped
+// weights.
 type Offline struct {
 	// Concepts replaces the built-in concept table (nil: built-in).
 	Concepts *alias.Concepts
 	// Aliases are extra alias sets (an alias file's).
 	Aliases [][]string
+	// Model replaces the shipped weights (nil: calibrate.Default()).
+	Model *calibrate.Model
+	// Similarity adds embedding cosines to the features (nil: off).
+	Similarity calibrate.Similarity
 }
 
 var _ Judge = Offline{}
@@ -39,127 +44,36 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 	if err := ctx.Err(); err != nil {
 		return Judgement{}, err
 	}
-	res, err := prefilter.Build(ctx, task, pred, prefilter.Options{Concepts: o.Concepts, Aliases: o.Aliases})
+	s, err := calibrate.Featurize(ctx, task, pred, calibrate.Options{Concepts: o.Concepts, Aliases: o.Aliases, Similarity: o.Similarity})
 	if err != nil {
 		return Judgement{}, err
 	}
-	rs := rules.New(o.Concepts, append(alias.GTAliasSets(task.Nodes), o.Aliases...))
-	equateAligned(rs, task, pred, res)
-	predByKey := map[string][]int{}
-	for i, t := range pred.Triples {
-		k := t.Key()
-		predByKey[k] = append(predByKey[k], i)
+	m := o.Model
+	if m == nil {
+		m = calibrate.Default()
 	}
-	gtByKey := map[string][]int{}
-	supportedBy := map[int][]int{} // predicted index -> GT triples it covers directly
-	j := Judgement{Judge: "offline", Coverage: make([]kg.Verdict, len(task.Triples)), Validity: make([]kg.Validity, len(pred.Triples))}
-	for gi, gt := range task.Triples {
-		k := gt.Triple.Key()
-		gtByKey[k] = append(gtByKey[k], gi)
-		v := kg.Verdict{GTIndex: gi, State: kg.Uncovered, Judge: "offline", Support: []int{}, Reason: "no rule matched"}
-		c := res.GT[gi]
-		v.Shown = candidateIndices(c.Candidates)
-		switch {
-		case len(predByKey[k]) > 0:
-			v.State, v.Kind, v.Support, v.Reason = kg.Covered, kg.KindDirect, predByKey[k], "same triple after normalisation"
-		case c.Resolved != nil:
-			v.State, v.Kind, v.Support, v.Reason = kg.Covered, c.Resolved.Kind, c.Resolved.Support, c.Resolved.Reason
-		default:
-			cands := make([]rules.Indexed, len(c.Candidates))
-			for i, x := range c.Candidates {
-				cands[i] = rules.Indexed{Index: x.Index, Triple: pred.Triples[x.Index]}
-			}
-			if d := rs.Cover(gt.Triple, cands, pred.Triples); d.Covered {
-				v.State, v.Kind, v.Support, v.Reason = kg.Covered, d.Kind, d.Support, d.Reason
-			}
-		}
-		// A predicted triple stating a covered GT fact as it is (direct)
-		// is valid; one that covers it with a richer value (subsumption)
-		// says more than the GT graph supports, and is left to Valid.
-		if v.State == kg.Covered && v.Kind == kg.KindDirect {
-			for _, pi := range v.Support {
-				supportedBy[pi] = append(supportedBy[pi], gi)
-			}
-		}
-		j.Coverage[gi] = v
+	cov, val := m.Decide(s)
+	if len(cov) != len(s.Coverage) || len(val) != len(s.Validity) {
+		return Judgement{}, fmt.Errorf("offline: model decided %d/%d claims of %d/%d", len(cov), len(val), len(s.Coverage), len(s.Validity))
 	}
-	for pi, t := range pred.Triples {
-		v := kg.Validity{PredIndex: pi, State: kg.Uncovered, Judge: "offline", Support: []int{}, Reason: "no rule matched"}
-		c := res.Pred[pi]
-		v.Shown = candidateIndices(c.Candidates)
-		cands := make([]rules.Indexed, len(c.Candidates))
-		for i, x := range c.Candidates {
-			cands[i] = rules.Indexed{Index: x.Index, Triple: task.Triples[x.Index].Triple}
+	j := Judgement{Judge: "offline", Coverage: make([]kg.Verdict, len(cov)), Validity: make([]kg.Validity, len(val)),
+		CoverageProb: make([]float64, len(cov)), ValidityProb: make([]float64, len(val))}
+	for gi, d := range cov {
+		v := kg.Verdict{GTIndex: gi, State: kg.Uncovered, Judge: "offline", Support: d.Support, Reason: d.Reason, Shown: s.Coverage[gi].Shown}
+		if d.Covered {
+			v.State, v.Kind = kg.Covered, d.Kind
 		}
-		switch {
-		case len(gtByKey[t.Key()]) > 0:
-			v.State, v.Support, v.Reason = kg.Covered, gtByKey[t.Key()], "same triple after normalisation"
-		case len(supportedBy[pi]) > 0:
-			v.State, v.Support, v.Reason = kg.Covered, supportedBy[pi], "it states a GT triple the coverage pass found covered"
-		default:
-			if d := rs.Valid(t, cands); d.Covered {
-				v.State, v.Support, v.Reason = kg.Covered, d.Support, d.Reason
-			}
-		}
-		j.Validity[pi] = v
+		j.Coverage[gi], j.CoverageProb[gi] = v, d.Prob
 	}
+	for pi, d := range val {
+		v := kg.Validity{PredIndex: pi, State: kg.Uncovered, Judge: "offline", Support: d.Support, Reason: d.Reason, Shown: s.Validity[pi].Shown}
+		if d.Covered {
+			v.State = kg.Covered
+		}
+		j.Validity[pi], j.ValidityProb[pi] = v, d.Prob
+	}
+	est := calibrate.EstimateSample(j.CoverageProb, j.ValidityProb, m)
+	info := m.Info()
+	j.Estimate, j.Calibration = &est, &info
 	return j, nil
-}
-
-// equateAligned tells the rules which GT and predicted names the prefilter
-// paired by something other than the names' text: structural alignment
-// (translations and transliterations that share their neighbours' values:
-// "London Gold Pool" / "伦敦黄金总库") and standalone acronyms ("Special
-// Drawing Rights" / "SDR"). A candidate's Why names the GT end it matched
-// ("head:structure"); the predicted end is the one that is not the other GT
-// end's name.
-func equateAligned(rs *rules.Rules, task *kg.Task, pred *kg.Prediction, res *prefilter.Result) {
-	for gi, c := range res.GT {
-		gt := task.Triples[gi].Triple
-		for _, x := range c.Candidates {
-			end, how, ok := strings.Cut(x.Why, ":")
-			if !ok || how != "structure" && how != "acronym" {
-				continue
-			}
-			name, other := gt.Head, gt.Tail
-			if end == "tail" {
-				name, other = gt.Tail, gt.Head
-			}
-			p := pred.Triples[x.Index]
-			// Alignment by structure is for names that do not cross
-			// languages; within one script two siblings sharing a value
-			// (two papers in one journal) are not one thing.
-			if how == "structure" && hanName(name) == hanName(p.Head) && hanName(name) == hanName(p.Tail) {
-				continue
-			}
-			switch {
-			case !rs.SameEntity(other, p.Head) && !rs.SameEntity(name, p.Tail):
-				rs.Equate(name, p.Head)
-			case !rs.SameEntity(other, p.Tail):
-				rs.Equate(name, p.Tail)
-			}
-		}
-	}
-}
-
-func hanName(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
-			return true
-		}
-	}
-	return false
-}
-
-// candidateIndices are the indices of a claim's prefilter candidates, in
-// rank order (nil when there are none), kept on verdicts for reports.
-func candidateIndices(cs []prefilter.Candidate) []int {
-	if len(cs) == 0 {
-		return nil
-	}
-	out := make([]int, len(cs))
-	for i, c := range cs {
-		out[i] = c.Index
-	}
-	return out
 }

@@ -86,6 +86,11 @@ type Item struct {
 	IndexProblems []IndexProblem `json:"index_problems,omitempty"`
 	// Structure is the hierarchy analysis of the sample, added downstream.
 	Structure any `json:"structure,omitempty"`
+	// Estimate is a calibrated judge's expected triplet P/R/F1 with 95%
+	// intervals (matcher/calibrate), next to the thresholded ones above.
+	Estimate *kg.Estimate `json:"estimate,omitempty"`
+
+	calibration *kg.Calibration
 }
 
 // Judgement is kg.Judgement, named here for the metrics' callers.
@@ -111,6 +116,11 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 	}
 	it.NumPredTriples = nPred
 	it.IndexProblems = append(it.IndexProblems, j.Problems...)
+	// The estimate's precision is the validity pass's: it is the paper
+	// protocol's; under the code protocol no estimate is given.
+	if proto == ProtocolPaper {
+		it.Estimate, it.calibration = j.Estimate, j.Calibration
+	}
 
 	// Coverage pass.
 	byGT := make(map[int]kg.Verdict, len(j.Coverage))
@@ -136,6 +146,9 @@ func Score(task *kg.Task, pred *kg.Prediction, j Judgement, proto Protocol) (Ite
 			v = kg.Verdict{GTIndex: gi, State: kg.Unjudged, Reason: "no verdict"}
 		}
 		rec := GTRecord{GTIndex: gi, GTTriple: gt.Triple, State: v.State, Kind: v.Kind, Judge: v.Judge, Reason: v.Reason, SupportingPredIndices: []int{}, CandidatesShown: v.Shown}
+		if ok && len(j.CoverageProb) == len(j.Coverage) {
+			rec.Prob = probAt(j.CoverageProb, j.Coverage, gi)
+		}
 		for si, idx := range v.Support {
 			if idx < 0 || idx >= nPred {
 				it.IndexProblems = append(it.IndexProblems, IndexProblem{
@@ -269,6 +282,9 @@ func validity(task *kg.Task, pred *kg.Prediction, j Judgement, it *Item) (*Valid
 			v = kg.Validity{PredIndex: pi, State: kg.Unjudged, Reason: "no verdict"}
 		}
 		rec := PredRecord{PredIndex: pi, PredTriple: t, State: v.State, Judge: v.Judge, Reason: v.Reason, SupportingGTIndices: []int{}, CandidatesShown: v.Shown}
+		if ok && len(j.ValidityProb) == len(j.Validity) {
+			rec.Prob = validityProbAt(j.ValidityProb, j.Validity, pi)
+		}
 		for si, idx := range v.Support {
 			if idx < 0 || idx >= len(task.Triples) {
 				it.IndexProblems = append(it.IndexProblems, IndexProblem{
@@ -294,4 +310,34 @@ func validity(task *kg.Task, pred *kg.Prediction, j Judgement, it *Item) (*Valid
 		val.PerPredTriple[pi] = rec
 	}
 	return val, valid, nil
+}
+
+// probAt is the probability of GT triple gi's verdict (rounded to 4
+// decimals), nil when the judge gave none.
+func probAt(ps []float64, vs []kg.Verdict, gi int) *float64 {
+	if gi < len(vs) && vs[gi].GTIndex == gi {
+		p := Round4(ps[gi])
+		return &p
+	}
+	for i, v := range vs {
+		if v.GTIndex == gi {
+			p := Round4(ps[i])
+			return &p
+		}
+	}
+	return nil
+}
+
+func validityProbAt(ps []float64, vs []kg.Validity, pi int) *float64 {
+	if pi < len(vs) && vs[pi].PredIndex == pi {
+		p := Round4(ps[pi])
+		return &p
+	}
+	for i, v := range vs {
+		if v.PredIndex == pi {
+			p := Round4(ps[i])
+			return &p
+		}
+	}
+	return nil
 }

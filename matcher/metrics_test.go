@@ -171,19 +171,28 @@ func TestSummarizeAvgBest(t *testing.T) {
 
 func TestOfflineJudge(t *testing.T) {
 	task := smallTask()
-	pred := &kg.Prediction{Triples: []kg.Triple{tr(" a ", "R", "b!"), tr("A", "s", "C."), tr("Q", "r", "B")}}
+	pred := &kg.Prediction{Triples: []kg.Triple{tr(" a ", "R", "b!"), tr("A", "s", "C."), tr("Xavier Unrelated", "colour", "purple")}}
 	j, err := Offline{}.Judge(t.Context(), task, pred)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCov := []kg.State{kg.Covered, kg.Covered, kg.Uncovered, kg.Uncovered}
-	for i, v := range j.Coverage {
-		if v.State != wantCov[i] {
-			t.Errorf("GT %d: %s, want %s", i, v.State, wantCov[i])
+	// The deterministic tier decides the normalised exact triples; the
+	// model decides the rest, each with a probability and its threshold.
+	for i := 0; i < 2; i++ {
+		if v := j.Coverage[i]; v.State != kg.Covered || !strings.HasPrefix(v.Reason, "deterministic tier") {
+			t.Errorf("GT %d: %s (%s), want covered by the deterministic tier", i, v.State, v.Reason)
+		}
+	}
+	for i, v := range j.Coverage[2:] {
+		if !strings.Contains(v.Reason, "threshold") || j.CoverageProb[i+2] < 0 || j.CoverageProb[i+2] > 1 {
+			t.Errorf("GT %d: reason %q prob %v", i+2, v.Reason, j.CoverageProb[i+2])
 		}
 	}
 	if j.Validity[2].State != kg.Uncovered || j.Validity[0].State != kg.Covered {
 		t.Errorf("validity %+v", j.Validity)
+	}
+	if j.Estimate == nil || j.Calibration == nil || len(j.Calibration.Labels) == 0 {
+		t.Errorf("estimate %+v calibration %+v", j.Estimate, j.Calibration)
 	}
 }
 

@@ -34,10 +34,12 @@ func agreement(a, b []bool) (acc, kappa float64) {
 }
 
 // TestOfflineAgreement measures the offline judge against the recorded
-// verdicts of the fixtures (coverage and validity) and its F1 next to the
-// published one. Floors guard the measured figures.
+// verdicts of the three old fixtures (coverage and validity) and its F1 next
+// to the published one. The shipped weights were fitted on all 11 fixtures,
+// so these figures are in-sample; the leave-one-sample-out measurement is
+// matcher/calibrate's TestLeaveOneOut. Floors guard the measured figures.
 func TestOfflineAgreement(t *testing.T) {
-	floors := map[string]float64{"coverage_kappa": 0.40, "validity_kappa": 0.34} // measured 0.417 / 0.360
+	floors := map[string]float64{"coverage_kappa": 0.40, "validity_kappa": 0.34} // in-sample, shipped weights: 0.645 / 0.535
 	var covA, covB, valA, valB []bool
 	for _, name := range fixtureNames {
 		f := loadFixture(t, name)

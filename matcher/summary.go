@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/matcher/calibrate"
 )
 
 // MetricKeys are the six per-sample metrics, in the reference's order.
@@ -60,9 +61,23 @@ type Summary struct {
 	// Failed lists inputs that could not be scored (bad files, unmatched
 	// predictions); they are not part of the means.
 	Failed []string
+	// Estimate is the calibrated judge's estimate (nil for other judges):
+	// the mean over tasks of each task's mean expected triplet P/R/F1, with
+	// 95% intervals, and what the model was calibrated on.
+	Estimate *RunEstimate
 	// Sections are further reports computed downstream (e.g. the hierarchy
 	// analysis), written after the fixed keys in the order given.
 	Sections []Section
+}
+
+// RunEstimate is a run's calibrated estimate (summary.json "estimate").
+type RunEstimate struct {
+	// Text is the one-line reading: "offline estimate F1 0.27 [0.22, 0.31],
+	// calibrated on 11 recorded samples, CV kappa 0.51 / 0.54".
+	Text        string          `json:"text"`
+	Samples     int             `json:"samples"`
+	AvgTriplet  kg.Estimate     `json:"avg_triplet"`
+	Calibration *kg.Calibration `json:"calibration"`
 }
 
 // Section is a named block of summary.json added by another package.
@@ -138,7 +153,41 @@ func Summarize(items []Item) Summary {
 	if s.NumSamples == 0 {
 		s.NumSamples = 1
 	}
+	s.Estimate = estimateRun(order, byTask)
 	return s
+}
+
+// estimateRun averages the items' estimates like avg@N: per task over its
+// samples, then over tasks. Nil when no item has one.
+func estimateRun(order []string, byTask map[string][]*Item) *RunEstimate {
+	var tasks []kg.Estimate
+	var info *kg.Calibration
+	n := 0
+	for _, id := range order {
+		var es []kg.Estimate
+		for _, it := range byTask[id] {
+			if it.Estimate != nil {
+				es = append(es, *it.Estimate)
+				if info == nil {
+					info = it.calibration
+				}
+			}
+		}
+		if len(es) > 0 {
+			tasks = append(tasks, calibrate.Mean(es))
+			n += len(es)
+		}
+	}
+	if len(tasks) == 0 {
+		return nil
+	}
+	r := &RunEstimate{Samples: n, AvgTriplet: calibrate.Mean(tasks), Calibration: info}
+	f := r.AvgTriplet.F1
+	r.Text = fmt.Sprintf("offline estimate F1 %.2f [%.2f, %.2f]", f.Expected, f.Low, f.High)
+	if info != nil {
+		r.Text += fmt.Sprintf(", calibrated on %d recorded samples, CV kappa %.2f (coverage) / %.2f (validity)", len(info.Labels), info.CoverageCVKappa, info.ValidityCVKappa)
+	}
+	return r
 }
 
 // MarshalJSON writes the reference's keys first, in its order, then ours, so
@@ -202,6 +251,11 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		{"tasks", tasks},
 	} {
 		if err := field(kv.k, kv.v); err != nil {
+			return nil, err
+		}
+	}
+	if s.Estimate != nil {
+		if err := field("estimate", s.Estimate); err != nil {
 			return nil, err
 		}
 	}
