@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kgjudge/kgjudge/plan"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Environment variables ConfigFromEnv reads.

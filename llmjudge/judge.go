@@ -29,9 +29,9 @@ import (
 	"github.com/kgjudge/kgjudge/llmjudge/cache"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/llmjudge/decide"
-	"github.com/kgjudge/kgjudge/plan"
 	"github.com/kgjudge/kgjudge/llmjudge/prompt"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Judge is the LLM judge. It is safe for concurrent use by several samples.
