@@ -78,8 +78,9 @@ type sampleView struct {
 	Val []claimView `json:"val,omitempty"`
 }
 
-// claimView is one verdict: [state, kind, judge, reason, support, shown].
-type claimView [6]any
+// claimView is one verdict: [state, kind, judge, reason, support, shown,
+// probability (null unless a calibrated judge gave one)].
+type claimView [7]any
 
 func buildPayload(in Input) (overview, []taskDetail) {
 	ov := overview{Title: in.Title, Leaderboard: in.Leaderboard, Differences: in.Differences, Runs: []runView{}, Tasks: []taskSummary{}}
@@ -157,12 +158,12 @@ func sampleOf(it *matcher.Item, pred *kg.Prediction) sampleView {
 	}
 	if c := it.Coverage; c != nil {
 		for _, g := range c.PerGTTriple {
-			sv.Cov = append(sv.Cov, claimView{string(g.State), string(g.Kind), g.Judge, g.Reason, ints(g.SupportingPredIndices), ints(g.CandidatesShown)})
+			sv.Cov = append(sv.Cov, claimView{string(g.State), string(g.Kind), g.Judge, g.Reason, ints(g.SupportingPredIndices), ints(g.CandidatesShown), g.Prob})
 		}
 	}
 	if v := it.Validity; v != nil {
 		for _, p := range v.PerPredTriple {
-			sv.Val = append(sv.Val, claimView{string(p.State), "", p.Judge, p.Reason, ints(p.SupportingGTIndices), ints(p.CandidatesShown)})
+			sv.Val = append(sv.Val, claimView{string(p.State), "", p.Judge, p.Reason, ints(p.SupportingGTIndices), ints(p.CandidatesShown), p.Prob})
 		}
 	}
 	return sv

@@ -239,6 +239,7 @@
     panel.appendChild(el('p', { id: 'claim-text', text: triple(d.gt[i]) }));
     panel.appendChild(el('p', { id: 'claim-verdict', text: runName + ': ' + label(c) + (c ? ' · judge ' + c[2] : '') }));
     if (c && c[3]) { panel.appendChild(el('p', { id: 'claim-reason', text: 'reason: ' + c[3] })); }
+    if (c && typeof c[6] === 'number') { panel.appendChild(el('p', { id: 'claim-prob', text: 'calibrated probability: ' + c[6].toFixed(4) })); }
     var sup = (c ? c[4] : []).map(function (k) { return el('li', { 'data-pred': k, text: '#' + k + ' ' + (s.pred[k] ? triple(s.pred[k]) : '(index out of range)') }); });
     panel.appendChild(el('h4', { text: 'supporting predicted triples (' + sup.length + ')' }));
     panel.appendChild(el('ul', { id: 'support-list' }, sup));
