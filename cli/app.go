@@ -44,6 +44,8 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
+		// --pred values are paths, which may hold commas.
+		DisableSliceFlagSeparator: true,
 		// Errors are printed once by Main; urfave must not exit the process.
 		ExitErrHandler: func(*ucli.Context, error) {},
 		Commands: []*ucli.Command{

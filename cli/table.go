@@ -14,7 +14,7 @@ import (
 
 func printTable(w io.Writer, o scoreOptions, res *runs.ScoreResult) {
 	s := res.Summary
-	fmt.Fprintf(w, "run %s · judge %s · protocol %s · store %s · out %s\n\n", s.Run, s.Judge, s.Protocol, o.Store, o.Out)
+	fmt.Fprintf(w, "run %s · judge %s · protocol %s · store %s · out %s\n\n", s.Run, s.Judge, s.Protocol, o.Store, res.Out)
 	tb := &table{}
 	tb.add("task", "sample", "GT", "pred", "parse", "P", "R", "F1", "node P", "node R", "node F1", "unjudged")
 	for i := range res.Items {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"time"
 	"unicode"
 
 	"github.com/kgjudge/kgjudge/ingest"
@@ -25,12 +26,14 @@ type ImportConfig struct {
 	// the tasks are rebuilt from the records) and a qid map.
 	GT, Map string
 	Run     string
-	// Model and Framework are stored on the run (Neo4j).
-	Model, Framework string
+	// Model, Framework and Notes are stored on the run.
+	Model, Framework, Notes string
 	// Subset is stored on the imported tasks when set.
 	Subset string
 	Store  kgstore.Store
 	Neo4j  *neo4j.Writer
+	// Now stamps the run metadata (time.Now when nil).
+	Now func() time.Time
 }
 
 // ImportResult is what an import stored. Problems are the records that could
@@ -39,6 +42,10 @@ type ImportResult struct {
 	Tasks    []string
 	Items    []matcher.Item
 	Keys     []kgstore.SampleKey
+	// Removed are the samples an earlier import or scoring of the run
+	// stored that this import did not; they were deleted.
+	Removed []kgstore.SampleKey
+	Info    kgstore.RunInfo
 	Problems []error
 }
 
@@ -128,22 +135,19 @@ func Import(ctx context.Context, cfg ImportConfig) (*ImportResult, error) {
 		if o.Subset != "" {
 			taskByID[id].Subset = o.Subset
 		}
+		if taskByID[id].Subset == "" {
+			// Never erase what an earlier command stored.
+			sub, err := sink.storedSubset(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			taskByID[id].Subset = sub
+		}
 		if err := sink.putTask(ctx, *taskByID[id]); err != nil {
 			return nil, err
 		}
 		res.Tasks = append(res.Tasks, id)
 	}
-	props := map[string]any{}
-	if o.Model != "" {
-		props["model"] = o.Model
-	}
-	if o.Framework != "" {
-		props["framework"] = o.Framework
-	}
-	if err := sink.setRunProps(ctx, o.Run, props); err != nil {
-		return nil, err
-	}
-
 	for i := range good {
 		e := &good[i]
 		task := taskByID[goodIDs[i]]
@@ -185,6 +189,33 @@ func Import(ctx context.Context, cfg ImportConfig) (*ImportResult, error) {
 		}
 		res.Items = append(res.Items, item)
 		res.Keys = append(res.Keys, key)
+	}
+	if err := sink.flush(ctx); err != nil {
+		return nil, err
+	}
+	// The store keeps exactly this import of the run.
+	keep := map[kgstore.SampleKey]bool{}
+	indices := map[int]bool{}
+	for _, k := range res.Keys {
+		keep[k] = true
+		indices[k.Sample] = true
+	}
+	if res.Removed, err = sink.removeStale(ctx, o.Run, keep); err != nil {
+		return nil, err
+	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	runTasks := append([]string{}, res.Tasks...)
+	sort.Strings(runTasks)
+	res.Info = kgstore.RunInfo{
+		Name: o.Run, Model: o.Model, Framework: o.Framework, Subset: o.Subset, Notes: o.Notes, Source: o.Evals,
+		Samples: max(1, len(indices)), Missing: string(MissingZero), Protocol: string(matcher.ProtocolPaper), Judge: "recorded",
+		Tasks: runTasks, Scored: now().UTC().Truncate(time.Second),
+	}
+	if err := sink.putRun(ctx, res.Info); err != nil {
+		return nil, err
 	}
 	if err := sink.flush(ctx); err != nil {
 		return nil, err

@@ -163,6 +163,9 @@ func (s *Store) deleteSampleNodes(ctx context.Context, keys []string) error {
 	return nil
 }
 
+// Store is the store the Writer writes to (for reads).
+func (w *Writer) Store() *Store { return w.s }
+
 // DeleteSamples commits what is buffered, then removes the samples (see
 // kgstore.Store.DeleteSample).
 func (w *Writer) DeleteSamples(ctx context.Context, keys []kgstore.SampleKey) error {
