@@ -39,13 +39,13 @@ type ImportConfig struct {
 // ImportResult is what an import stored. Problems are the records that could
 // not be imported (the good ones were).
 type ImportResult struct {
-	Tasks    []string
-	Items    []matcher.Item
-	Keys     []kgstore.SampleKey
+	Tasks []string
+	Items []matcher.Item
+	Keys  []kgstore.SampleKey
 	// Removed are the samples an earlier import or scoring of the run
 	// stored that this import did not; they were deleted.
-	Removed []kgstore.SampleKey
-	Info    kgstore.RunInfo
+	Removed  []kgstore.SampleKey
+	Info     kgstore.RunInfo
 	Problems []error
 }
 
