@@ -259,6 +259,11 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	judged := judgeAll(jctx, b.GT, jobs, cfg.Workers)
+	progress := func(i int, p *kg.Prediction) {
+		if cfg.Progress != nil {
+			cfg.Progress(i+1, len(jobs), p.TaskID, p.SampleIdx)
+		}
+	}
 	for i, jb := range jobs {
 		st, p := jb.run, jb.p
 		key := kgstore.SampleKey{Run: st.in.Spec.Name, TaskID: p.TaskID, Sample: p.SampleIdx}
@@ -277,11 +282,13 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 				return nil, inputErrorf("--cache-only: %w", err)
 			}
 			st.problems = append(st.problems, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err))
+			progress(i, p)
 			continue
 		}
 		item, err := matcher.Score(task, p, j, cfg.Protocol)
 		if err != nil {
 			st.problems = append(st.problems, &InputError{Err: err})
+			progress(i, p)
 			continue
 		}
 		if err := sink.putVerdicts(ctx, kgstore.Verdicts{Key: key, Coverage: j.Coverage, Validity: j.Validity}); err != nil {
@@ -295,9 +302,7 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		st.structure = append(st.structure, hierarchy.SampleResult{Report: rep, Parse: p.Report, TripletF1: item.TripletF1})
 		st.res.Items = append(st.res.Items, item)
 		st.done[key] = true
-		if cfg.Progress != nil {
-			cfg.Progress(i+1, len(jobs), p.TaskID, p.SampleIdx)
-		}
+		progress(i, p)
 	}
 	if err := sink.flush(ctx); err != nil {
 		return nil, err
