@@ -120,7 +120,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "out", Usage: "output directory; each run writes OUT/RUN/", Value: "kgjudge-out", Destination: &o.Out, EnvVars: []string{"KGJUDGE_OUT"}},
 			&ucli.StringFlag{Name: "run", Usage: "run name of a single --pred PATH (default: its base name)", Destination: &o.Run},
 			&ucli.StringFlag{Name: "map", Usage: "file mapping prediction qids to task ids (JSON object or two-column CSV/TSV)", Destination: &o.Map},
-			&ucli.BoolFlag{Name: "json", Usage: "print summary.json on stdout instead of the table", Destination: &o.JSON},
+			&ucli.BoolFlag{Name: "json", Usage: "print summary.json on stdout instead of the table (a JSON array of them for several runs)", Destination: &o.JSON},
 			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},

@@ -61,6 +61,9 @@ func TestScoreSeveralPredsAndRunsCommands(t *testing.T) {
 	if !strings.Contains(stderr, "run part: 1 of 4 sample(s) missing, scored 0 (--missing zero): "+exE02+" sample 1") {
 		t.Errorf("stderr does not report the missing sample:\n%s", stderr)
 	}
+	if !strings.Contains(stdout, "missing: 1 sample(s) without a prediction, scored 0") {
+		t.Errorf("the table does not report the missing sample:\n%s", stdout)
+	}
 	if strings.Contains(stderr, "run full:") {
 		t.Errorf("the full run has nothing missing:\n%s", stderr)
 	}

@@ -47,6 +47,13 @@ func printTable(w io.Writer, o scoreOptions, res *runs.ScoreResult) {
 			parts = append(parts, fmt.Sprintf("%s %d", st, n))
 		}
 	}
+	if n := len(s.Missing); n > 0 {
+		how := "scored 0"
+		if res.Info.Missing == string(runs.MissingSkip) {
+			how = "left out of the means"
+		}
+		fmt.Fprintf(w, "\nmissing: %d sample(s) without a prediction, %s (summary.json \"missing\")", n, how)
+	}
 	fmt.Fprintf(w, "\nparse: %s\n", strings.Join(parts, ", "))
 	fmt.Fprintf(w, "unjudged: %d claim(s) in %d sample(s) (coverage %d, validity %d)\n", s.Unjudged.Total(), s.UnjudgedItems, s.Unjudged.Coverage, s.Unjudged.Validity)
 	if s.IndexProblems > 0 {
