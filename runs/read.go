@@ -19,54 +19,54 @@ type RunScores struct {
 	// Info is the run's stored metadata. A run stored without metadata
 	// (by a kgjudge older than run metadata) has only Info.Name set, and
 	// Info.Samples and Info.Tasks are derived from its samples.
-	Info kgstore.RunInfo
+	Info kgstore.RunInfo `json:"info"`
 	// Protocol is the one the metrics were computed under (Read's proto).
 	// A sample stored without a validity pass is scored under the code
 	// protocol whatever proto says.
-	Protocol matcher.Protocol
+	Protocol matcher.Protocol `json:"protocol"`
 	// N is the number of samples every task has in Tasks[i].Samples
 	// (Info.Samples, at least 1).
-	N int
+	N int `json:"n"`
 	// Tasks are the run's tasks (Info.Tasks), sorted by id, each with
 	// exactly N samples.
-	Tasks []TaskScores
+	Tasks []TaskScores `json:"tasks"`
 	// Missing lists the samples of Tasks that have no stored prediction
 	// (they are in Tasks too, with Missing set), sorted.
-	Missing []matcher.MissingSample
+	Missing []matcher.MissingSample `json:"missing"`
 	// Unscored are stored predictions without verdicts (a judge failed on
 	// them); they are neither in Tasks nor in Missing.
-	Unscored []kgstore.SampleKey
+	Unscored []kgstore.SampleKey `json:"unscored,omitempty"`
 	// Summary is avg@N and best@N as score computed them: missing samples
 	// count 0 unless Info.Missing is "skip".
-	Summary matcher.Summary
+	Summary matcher.Summary `json:"summary"`
 }
 
 // TaskScores is one task of a run.
 type TaskScores struct {
-	TaskID string
+	TaskID string `json:"task_id"`
 	// Subset and Language are the stored task's ("" when unknown).
-	Subset   string
-	Language string
+	Subset   string `json:"subset,omitempty"`
+	Language string `json:"language,omitempty"`
 	// Samples are sorted by sample index: the run's N sample indices
 	// (those the run has, then the lowest free indices from 0 up for the
 	// ones it lacks).
-	Samples []SampleScores
+	Samples []SampleScores `json:"samples"`
 }
 
 // SampleScores is one sample of a task: scored from the store, or missing.
 type SampleScores struct {
-	Sample int
+	Sample int `json:"sample_idx"`
 	// Missing is set for a sample without a prediction: every metric is
 	// 0 and Item is nil.
-	Missing bool
+	Missing bool `json:"missing,omitempty"`
 	// Metrics holds the six matcher.MetricKeys (triplet_precision,
 	// triplet_recall, triplet_f1, node_precision, node_recall, node_f1),
 	// rounded to 4 decimals as matcher.Score gives them; all 0 when
 	// Missing.
-	Metrics map[string]float64
+	Metrics map[string]float64 `json:"metrics"`
 	// Item is the full scored sample (claims with their verdicts, parse
 	// report, unjudged counts); nil when Missing.
-	Item *matcher.Item
+	Item *matcher.Item `json:"item,omitempty"`
 }
 
 // Read reads run name back from store and scores every stored sample from
