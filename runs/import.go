@@ -89,6 +89,20 @@ func Import(ctx context.Context, cfg ImportConfig) (*ImportResult, error) {
 		var bad []error
 		tasks, bad = tasksFromEvals(evals)
 		problems = append(problems, bad...)
+		// A task rebuilt from records knows only its triples: when the
+		// store holds the same ground truth (from a task file), keep that
+		// (node list, aliases, final query, language, subset).
+		sk := sink{store: cfg.Store, neo: cfg.Neo4j}
+		for i := range tasks {
+			stored, ok, err := sk.storedTask(ctx, tasks[i].ID)
+			if err != nil {
+				return nil, err
+			}
+			if ok && sameTriples(stored.Triples, tasks[i].Triples) {
+				stored.Source = tasks[i].Source
+				tasks[i] = stored
+			}
+		}
 	}
 	taskByID := map[string]*kg.Task{}
 	var ids []string
@@ -332,4 +346,18 @@ func hasCJK(s string) bool {
 		}
 	}
 	return false
+}
+
+// sameTriples says whether two ground truths state the same triples in the
+// same order.
+func sameTriples(a, b []kg.GTTriple) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Triple != b[i].Triple {
+			return false
+		}
+	}
+	return true
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
 	"github.com/kgjudge/kgjudge/matcher"
@@ -369,6 +370,21 @@ func TestSubsetNeverErased(t *testing.T) {
 		if got := subset(taskD001); got != "daily" {
 			t.Errorf("import %d (subset %q): d001 subset %q, want daily", i, sub, got)
 		}
+	}
+	// The import rebuilt d001 from its records: the stored task of the
+	// task file (node list, final query, language) stays.
+	gtTasks, err := ingest.ReadTasks(filepath.Join(l.gt, "d001.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := store.Task(t.Context(), taskD001)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := gtTasks[0]
+	want.Source, want.Subset = "", "daily"
+	if !reflect.DeepEqual(stored, want) {
+		t.Errorf("after an import without --gt, d001 is no longer the task file's: %d nodes, final query %q", len(stored.Nodes), stored.FinalQuery)
 	}
 	info, err := store.Run(t.Context(), "imp")
 	if err != nil || info.Samples != 1 || !reflect.DeepEqual(info.Tasks, []string{taskD001}) {

@@ -67,24 +67,38 @@ func (s sink) flush(ctx context.Context) error {
 	return nil
 }
 
+// storedTask is the task an earlier command stored: the store's, else
+// Neo4j's; ok is false when neither has it.
+func (s sink) storedTask(ctx context.Context, id string) (kg.Task, bool, error) {
+	t, err := s.store.Task(ctx, id)
+	if err == nil {
+		return t, true, nil
+	}
+	if !errors.Is(err, kgstore.ErrNotFound) {
+		return kg.Task{}, false, fmt.Errorf("store: %w", err)
+	}
+	if s.neo == nil {
+		return kg.Task{}, false, nil
+	}
+	t, err = s.neo.Store().Task(ctx, id)
+	if errors.Is(err, kgstore.ErrNotFound) {
+		return kg.Task{}, false, nil
+	}
+	return t, err == nil, err
+}
+
 // storedSubset is the subset an earlier command stored on a task: the
 // store's, else Neo4j's ("" when neither has the task or a subset).
 func (s sink) storedSubset(ctx context.Context, id string) (string, error) {
-	t, err := s.store.Task(ctx, id)
-	switch {
-	case err == nil && t.Subset != "":
-		return t.Subset, nil
-	case err != nil && !errors.Is(err, kgstore.ErrNotFound):
-		return "", fmt.Errorf("store: %w", err)
+	t, _, err := s.storedTask(ctx, id)
+	if err != nil || t.Subset != "" || s.neo == nil {
+		return t.Subset, err
 	}
-	if s.neo == nil {
-		return "", nil
-	}
-	t, err = s.neo.Store().Task(ctx, id)
+	nt, err := s.neo.Store().Task(ctx, id)
 	if err != nil && !errors.Is(err, kgstore.ErrNotFound) {
 		return "", err
 	}
-	return t.Subset, nil
+	return nt.Subset, nil
 }
 
 // removeStale deletes the samples of run that the store (or Neo4j) holds
