@@ -41,7 +41,8 @@ the ground truth, the predicted graph and the judge's verdicts, without judging 
 Metrics are recomputed from those verdicts (paper protocol; they reproduce the published
 numbers) and, with --neo4j, written on each Sample node next to the published ones.
 Without --gt, tasks are rebuilt from the records: node ids n0, n1, ... in order of first
-appearance, language "zh" when the triples hold CJK text, else "en".
+appearance, language "zh" when the triples hold CJK text, else "en" (unless the store already
+holds the task with the same triples, from a task file: then that task is kept and used).
 Records go into the embedded store (--store; :memory: keeps nothing) and, with --neo4j,
 into Neo4j too. Importing a run name again replaces the run: samples the new records do not
 hold are removed. The run's metadata (model, framework, notes, N, task list) is stored too
