@@ -32,7 +32,7 @@ func TestAgreeRecordedVsOffline(t *testing.T) {
 	}
 	store := filepath.Join(t.TempDir(), "store")
 	for _, run := range []struct{ name, judge string }{{"recorded", "replay"}, {"again", "replay"}, {"offline", "offline"}} {
-		o := scoreOptions{GT: gt, Pred: []string{pred}, Judge: run.judge, Protocol: "paper", Store: store, Out: t.TempDir(), Run: run.name}
+		o := scoreOptions{GT: gt, Pred: pred, Judge: run.judge, Protocol: "paper", Store: store, Out: t.TempDir(), Run: run.name}
 		if run.judge == "replay" {
 			o.Verdicts = verdicts
 		}

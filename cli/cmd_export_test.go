@@ -15,14 +15,14 @@ func TestScoreNeo4jThenExportChangesNothing(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "store")
 	var stdout, stderr bytes.Buffer
 	res, err := runScore(t.Context(), scoreOptions{
-		GT: gt, Pred: []string{pred}, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
+		GT: gt, Pred: pred, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
 		Store: store, Out: t.TempDir(), Run: "opus", Neo4j: true, Neo4jConn: o,
 	}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("score --neo4j: %v\n%s", err, stderr.String())
 	}
-	if len(res.Runs[0].Items) != 3 {
-		t.Fatalf("%d items", len(res.Runs[0].Items))
+	if len(res.Items) != 3 {
+		t.Fatalf("%d items", len(res.Items))
 	}
 	// Synced as scored: the metrics on the Sample nodes are the published ones.
 	rows := queryJSON(t, o, queryOptions{Cypher: `
@@ -55,7 +55,7 @@ func TestExportNeo4j(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "store")
 	var stdout, stderr bytes.Buffer
 	if _, err := runScore(t.Context(), scoreOptions{
-		GT: gt, Pred: []string{pred}, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
+		GT: gt, Pred: pred, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
 		Store: store, Out: t.TempDir(), Run: "opus",
 	}, &stdout, &stderr); err != nil {
 		t.Fatalf("score: %v\n%s", err, stderr.String())

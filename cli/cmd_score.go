@@ -20,8 +20,10 @@ import (
 
 type scoreOptions struct {
 	GT string
-	// Pred holds each --pred: PATH, or NAME=PATH for one run of several.
-	Pred []string
+	// Pred is one prediction path (callers that score a single run); Preds
+	// holds each --pred: PATH, or NAME=PATH for one run of several.
+	Pred  string
+	Preds []string
 	// RunsFile is --runs: a manifest of runs (runs.ReadRunsFile).
 	RunsFile      string
 	Missing       string
@@ -106,7 +108,7 @@ EXAMPLES:
    kgjudge score --gt tasks/ --pred trajs/model-x/ --judge replay --protocol code --store :memory: --json`,
 		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT, EnvVars: []string{"KGJUDGE_GT"}},
-			&ucli.StringSliceFlag{Name: "pred", Usage: "prediction file or directory; NAME=PATH names the run (repeat for several runs)", Action: func(_ *ucli.Context, v []string) error { o.Pred = v; return nil }},
+			&ucli.StringSliceFlag{Name: "pred", Usage: "prediction file or directory; NAME=PATH names the run (repeat for several runs)", Action: func(_ *ucli.Context, v []string) error { o.Preds = v; return nil }},
 			&ucli.StringFlag{Name: "runs", Usage: "a manifest of runs to score (JSON, or CSV/TSV with a header: name, model, framework, path, subset, notes)", Destination: &o.RunsFile},
 			&ucli.StringFlag{Name: "missing", Usage: "how a sample a run lacks counts: zero (scored 0, as the reference) | skip (left out of the means)", Value: string(runs.MissingZero), Destination: &o.Missing, EnvVars: []string{"KGJUDGE_MISSING"}},
 			&ucli.IntFlag{Name: "samples", Usage: "N, the samples every task should have (default: the distinct sample indices of the run)", Destination: &o.Samples},
@@ -196,8 +198,12 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, []runs.RunSpec, error
 
 // scoreSpecs turns --pred and --runs into runs.
 func scoreSpecs(o *scoreOptions) ([]runs.RunSpec, error) {
+	preds := o.Preds
+	if o.Pred != "" {
+		preds = append([]string{o.Pred}, preds...)
+	}
 	switch {
-	case o.RunsFile != "" && len(o.Pred) > 0:
+	case o.RunsFile != "" && len(preds) > 0:
 		return nil, userErrorf("give --pred or --runs, not both")
 	case o.RunsFile != "":
 		if o.Run != "" {
@@ -208,15 +214,15 @@ func scoreSpecs(o *scoreOptions) ([]runs.RunSpec, error) {
 			return nil, &UserError{Err: err}
 		}
 		return specs, nil
-	case len(o.Pred) == 0:
+	case len(preds) == 0:
 		return nil, userErrorf("no predictions: give --pred PATH (or NAME=PATH, repeated) or --runs FILE")
 	}
-	if o.Run != "" && len(o.Pred) > 1 {
+	if o.Run != "" && len(preds) > 1 {
 		return nil, userErrorf("--run names a single --pred PATH: with several, write --pred NAME=PATH")
 	}
 	var specs []runs.RunSpec
 	seen := map[string]string{}
-	for _, v := range o.Pred {
+	for _, v := range preds {
 		sp := runs.RunSpec{Path: v}
 		// NAME=PATH, unless the whole value is an existing path.
 		if i := strings.Index(v, "="); i > 0 {

@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func TestGoldenExamples(t *testing.T) {
 	out := t.TempDir()
 	var stdout bytes.Buffer
-	if _, err := runScore(t.Context(), scoreOptions{GT: "../examples/gt", Pred: []string{"../examples/pred"}, Judge: "offline", Protocol: "paper",
+	if _, err := runScore(t.Context(), scoreOptions{GT: "../examples/gt", Pred: "../examples/pred", Judge: "offline", Protocol: "paper",
 		Store: ":memory:", Out: out, Run: "demo", Workers: 4}, &stdout, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}

@@ -228,7 +228,7 @@ func TestNeo4jRescoreAndSubset(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "store")
 	score := func(pred, subset string) {
 		t.Helper()
-		if _, err := runScore(t.Context(), scoreOptions{GT: gt, Pred: []string{pred}, Run: "r", Judge: "offline", Protocol: "paper", Missing: "zero",
+		if _, err := runScore(t.Context(), scoreOptions{GT: gt, Pred: pred, Run: "r", Judge: "offline", Protocol: "paper", Missing: "zero",
 			Store: store, Out: t.TempDir(), Subset: subset, Model: "M", Neo4j: true, Neo4jConn: o}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}

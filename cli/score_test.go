@@ -74,16 +74,16 @@ func TestScoreReplayReproducesPublished(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	res, err := runScore(t.Context(), scoreOptions{
-		GT: gt, Pred: []string{pred}, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
+		GT: gt, Pred: pred, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
 		Store: filepath.Join(t.TempDir(), "store"), Out: out, Run: "opus",
 	}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, stderr.String())
 	}
-	if len(res.Runs[0].Items) != 3 {
-		t.Fatalf("%d items", len(res.Runs[0].Items))
+	if len(res.Items) != 3 {
+		t.Fatalf("%d items", len(res.Items))
 	}
-	for _, it := range res.Runs[0].Items {
+	for _, it := range res.Items {
 		want := published[it.QID]
 		got := map[string]float64{
 			"node_precision": it.NodePrecision, "node_recall": it.NodeRecall, "node_f1": it.NodeF1,
@@ -122,7 +122,7 @@ func TestScoreStoreReopenReproducesVerdicts(t *testing.T) {
 	gt, pred, verdicts, _ := fixtureLayout(t)
 	storeDir := filepath.Join(t.TempDir(), "store")
 	res, err := runScore(t.Context(), scoreOptions{
-		GT: gt, Pred: []string{pred}, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
+		GT: gt, Pred: pred, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
 		Store: storeDir, Out: t.TempDir(), Run: "opus",
 	}, &bytes.Buffer{}, &bytes.Buffer{})
 	if err != nil {
@@ -133,7 +133,7 @@ func TestScoreStoreReopenReproducesVerdicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for _, it := range res.Runs[0].Items {
+	for _, it := range res.Items {
 		v, err := s.Verdicts(t.Context(), kgstore.SampleKey{Run: "opus", TaskID: it.QID, Sample: it.SampleIdx})
 		if err != nil {
 			t.Fatal(err)
@@ -161,7 +161,7 @@ func TestScoreDeterministic(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		out := t.TempDir()
 		if _, err := runScore(t.Context(), scoreOptions{
-			GT: gt, Pred: []string{pred}, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
+			GT: gt, Pred: pred, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
 			Store: ":memory:", Out: out, Run: "opus",
 		}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
@@ -181,28 +181,28 @@ func TestScoreExamplesOffline(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	res, err := runScore(t.Context(), scoreOptions{
-		GT: "../examples/gt", Pred: []string{"../examples/pred"}, Judge: "offline", Protocol: "paper",
+		GT: "../examples/gt", Pred: "../examples/pred", Judge: "offline", Protocol: "paper",
 		Store: ":memory:", Out: out,
 	}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	if res.Runs[0].Summary.NumQueries != 2 || res.Runs[0].Summary.NumSamples != 2 || len(res.Runs[0].Items) != 4 {
-		t.Fatalf("queries %d samples %d items %d", res.Runs[0].Summary.NumQueries, res.Runs[0].Summary.NumSamples, len(res.Runs[0].Items))
+	if res.Summary.NumQueries != 2 || res.Summary.NumSamples != 2 || len(res.Items) != 4 {
+		t.Fatalf("queries %d samples %d items %d", res.Summary.NumQueries, res.Summary.NumSamples, len(res.Items))
 	}
 	statuses := map[kg.ParseStatus]int{}
-	for _, it := range res.Runs[0].Items {
+	for _, it := range res.Items {
 		statuses[it.ParseReport.Status]++
 	}
 	// The examples include a response with curly quotes and one cut off mid-array.
 	if statuses[kg.ParseRepaired] != 1 || statuses[kg.ParseTruncated] != 1 {
 		t.Errorf("parse statuses %v", statuses)
 	}
-	if res.Runs[0].Summary.Avg["triplet_f1"] <= 0 || res.Runs[0].Summary.Best["triplet_f1"] < res.Runs[0].Summary.Avg["triplet_f1"] {
-		t.Errorf("avg/best %v / %v", res.Runs[0].Summary.Avg, res.Runs[0].Summary.Best)
+	if res.Summary.Avg["triplet_f1"] <= 0 || res.Summary.Best["triplet_f1"] < res.Summary.Avg["triplet_f1"] {
+		t.Errorf("avg/best %v / %v", res.Summary.Avg, res.Summary.Best)
 	}
-	if res.Runs[0].Summary.Run != "pred" {
-		t.Errorf("default run name %q, want the base name of --pred", res.Runs[0].Summary.Run)
+	if res.Summary.Run != "pred" {
+		t.Errorf("default run name %q, want the base name of --pred", res.Summary.Run)
 	}
 }
 
@@ -267,7 +267,7 @@ func TestScoreUnjudgedExits3(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		out := t.TempDir()
 		res, err := runScore(t.Context(), scoreOptions{
-			GT: "../examples/gt", Pred: []string{"../examples/pred"}, Judge: "offline", Protocol: "paper",
+			GT: "../examples/gt", Pred: "../examples/pred", Judge: "offline", Protocol: "paper",
 			Store: ":memory:", Out: out, AllowUnjudged: allow, judge: halfJudge{},
 		}, &stdout, &stderr)
 		want := ExitUnjudged
@@ -278,8 +278,8 @@ func TestScoreUnjudgedExits3(t *testing.T) {
 			t.Fatalf("allow=%v: exit %d, want %d (%v)", allow, code, want, err)
 		}
 		// 13 + 12 GT triples, every other one lost, in each of 2 samples.
-		if res.Runs[0].Summary.Unjudged.Coverage != 2*(6+6) || res.Runs[0].Summary.UnjudgedItems != 4 {
-			t.Errorf("unjudged %+v in %d items", res.Runs[0].Summary.Unjudged, res.Runs[0].Summary.UnjudgedItems)
+		if res.Summary.Unjudged.Coverage != 2*(6+6) || res.Summary.UnjudgedItems != 4 {
+			t.Errorf("unjudged %+v in %d items", res.Summary.Unjudged, res.Summary.UnjudgedItems)
 		}
 		if !strings.Contains(stdout.String(), "unjudged: 24 claim(s) in 4 sample(s)") {
 			t.Errorf("table does not report unjudged:\n%s", stdout.String())
@@ -332,20 +332,20 @@ func TestScoreReplayFromTrajectories(t *testing.T) {
 		}
 		published[ev["qid"].(string)] = ev["triplet_f1"].(float64)
 	}
-	res, err := runScore(t.Context(), scoreOptions{GT: gtDir, Pred: []string{trajDir}, Judge: "replay", Protocol: "paper", Store: ":memory:", Out: t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
+	res, err := runScore(t.Context(), scoreOptions{GT: gtDir, Pred: trajDir, Judge: "replay", Protocol: "paper", Store: ":memory:", Out: t.TempDir()}, &bytes.Buffer{}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Runs[0].Items) != 3 {
-		t.Fatalf("%d items", len(res.Runs[0].Items))
+	if len(res.Items) != 3 {
+		t.Fatalf("%d items", len(res.Items))
 	}
-	for _, it := range res.Runs[0].Items {
+	for _, it := range res.Items {
 		if it.TripletF1 != published[it.QID] || it.ParseReport.Method != "fence" {
 			t.Errorf("%s: F1 %.4f (published %.4f), parsed by %q", it.QID, it.TripletF1, published[it.QID], it.ParseReport.Method)
 		}
 	}
-	if res.Runs[0].Summary.Run != "trajs" {
-		t.Errorf("run %q", res.Runs[0].Summary.Run)
+	if res.Summary.Run != "trajs" {
+		t.Errorf("run %q", res.Summary.Run)
 	}
 }
 
@@ -356,7 +356,7 @@ func TestScoreWorkersDoNotChangeOutputs(t *testing.T) {
 	var outs []string
 	for _, workers := range []int{1, 8} {
 		out := t.TempDir()
-		if _, err := runScore(t.Context(), scoreOptions{GT: gt, Pred: []string{pred}, Judge: "offline", Protocol: "paper",
+		if _, err := runScore(t.Context(), scoreOptions{GT: gt, Pred: pred, Judge: "offline", Protocol: "paper",
 			Store: ":memory:", Out: out, Run: "w", Workers: workers}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}

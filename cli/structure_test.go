@@ -17,7 +17,7 @@ func TestStructureFromStoreMatchesSummary(t *testing.T) {
 	gt, pred, verdicts, _ := fixtureLayout(t)
 	store := filepath.Join(t.TempDir(), "store")
 	out := t.TempDir()
-	if _, err := runScore(t.Context(), scoreOptions{GT: gt, Pred: []string{pred}, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
+	if _, err := runScore(t.Context(), scoreOptions{GT: gt, Pred: pred, Judge: "replay", Verdicts: verdicts, Protocol: "paper",
 		Store: store, Out: out, Run: "opus"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}

@@ -77,13 +77,13 @@ func ParseMissingPolicy(s string) (MissingPolicy, error) {
 // BatchResult is what a scoring command produced: one result per run, in
 // the order given.
 type BatchResult struct {
+	// ScoreResult is the first run's (Runs[0]), promoted so that a caller
+	// scoring one run reads res.Summary and res.Items.
+	*ScoreResult
 	Runs []*ScoreResult
 	// Invocation is what the judge spent over the whole command (nil for
 	// judges that spend nothing); it is also in each run's result.
 	Invocation *Invocation
-	// Problems are the ground truth's bad files (each run's Problems
-	// start with them too).
-	Problems []error
 }
 
 // ScoreResult is what scoring one run produced.
@@ -169,7 +169,7 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		now = cfg.Now
 	}
 	sink := sink{store: cfg.Store, neo: cfg.Neo4j}
-	out := &BatchResult{Problems: b.GT.Problems}
+	out := &BatchResult{}
 
 	// Task subsets: the file's, else --subset, else the stored one; then
 	// each run's subset labels the tasks it predicts that have none.
@@ -318,6 +318,9 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 			return nil, err
 		}
 		out.Runs = append(out.Runs, st.res)
+	}
+	if len(out.Runs) > 0 {
+		out.ScoreResult = out.Runs[0]
 	}
 	if err := sink.flush(ctx); err != nil {
 		return nil, err
