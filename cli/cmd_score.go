@@ -25,10 +25,11 @@ type scoreOptions struct {
 	Pred  string
 	Preds []string
 	// RunsFile is --runs: a manifest of runs (runs.ReadRunsFile).
-	RunsFile      string
-	Missing       string
-	Samples       int
-	Model         string
+	RunsFile string
+	Missing  string
+	Samples  int
+	// ModelName, Framework and Notes describe a single run (--model, ...).
+	ModelName     string
 	Framework     string
 	Notes         string
 	Judge         string
@@ -112,7 +113,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "runs", Usage: "a manifest of runs to score (JSON, or CSV/TSV with a header: name, model, framework, path, subset, notes)", Destination: &o.RunsFile},
 			&ucli.StringFlag{Name: "missing", Usage: "how a sample a run lacks counts: zero (scored 0, as the reference) | skip (left out of the means)", Value: string(runs.MissingZero), Destination: &o.Missing, EnvVars: []string{"KGJUDGE_MISSING"}},
 			&ucli.IntFlag{Name: "samples", Usage: "N, the samples every task should have (default: the distinct sample indices of the run)", Destination: &o.Samples},
-			&ucli.StringFlag{Name: "model", Usage: "model name, stored on the run (one run only; --runs has its own)", Destination: &o.Model},
+			&ucli.StringFlag{Name: "model", Usage: "model name, stored on the run (one run only; --runs has its own)", Destination: &o.ModelName},
 			&ucli.StringFlag{Name: "framework", Usage: "agent framework, stored on the run (one run only)", Destination: &o.Framework},
 			&ucli.StringFlag{Name: "notes", Usage: "free text, stored on the run (one run only)", Destination: &o.Notes},
 			&ucli.StringFlag{Name: "judge", Usage: "offline | replay", Value: "offline", Destination: &o.Judge, EnvVars: []string{"KGJUDGE_JUDGE"}},
@@ -189,7 +190,7 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, []runs.RunSpec, error
 		if o.Verdicts != "" {
 			return "", nil, userErrorf("--verdicts names one run's recorded verdicts: with several runs, --judge replay reads each run's own (leave --verdicts out)")
 		}
-		if o.Model != "" || o.Framework != "" || o.Notes != "" {
+		if o.ModelName != "" || o.Framework != "" || o.Notes != "" {
 			return "", nil, userErrorf("--model, --framework and --notes describe one run: with several, give them in a --runs file")
 		}
 	}
@@ -246,7 +247,7 @@ func scoreSpecs(o *scoreOptions) ([]runs.RunSpec, error) {
 			return nil, userErrorf("--pred %s and --pred %s both name run %q: write --pred NAME=PATH", prev, v, sp.Name)
 		}
 		seen[sp.Name] = v
-		sp.Model, sp.Framework, sp.Notes = o.Model, o.Framework, o.Notes
+		sp.Model, sp.Framework, sp.Notes = o.ModelName, o.Framework, o.Notes
 		specs = append(specs, sp)
 	}
 	return specs, nil

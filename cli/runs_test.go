@@ -229,7 +229,7 @@ func TestNeo4jRescoreAndSubset(t *testing.T) {
 	score := func(pred, subset string) {
 		t.Helper()
 		if _, err := runScore(t.Context(), scoreOptions{GT: gt, Pred: pred, Run: "r", Judge: "offline", Protocol: "paper", Missing: "zero",
-			Store: store, Out: t.TempDir(), Subset: subset, Model: "M", Neo4j: true, Neo4jConn: o}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+			Store: store, Out: t.TempDir(), Subset: subset, ModelName: "M", Neo4j: true, Neo4jConn: o}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}
 	}
