@@ -39,7 +39,7 @@ bench:
 
 # Scores the bundled examples with the embedded defaults: no API key, no server.
 demo: build
-	$(BIN) score --gt examples/gt --pred examples/pred --run demo --store .kgjudge --out kgjudge-out/demo
+	$(BIN) score --gt examples/gt --pred examples/pred --run demo --store .kgjudge --out kgjudge-out
 
 # Runs every fuzz target for FUZZTIME each (go test allows one target per run).
 fuzz:

@@ -44,6 +44,8 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
+		// --pred values are paths, which may hold commas.
+		DisableSliceFlagSeparator: true,
 		// Errors are printed once by Main; urfave must not exit the process.
 		ExitErrHandler: func(*ucli.Context, error) {},
 		Commands: []*ucli.Command{
@@ -57,6 +59,7 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			exportCommand(),
 			importCommand(),
 			reportCommand(),
+			runsCommand(),
 		},
 	}
 }
@@ -70,13 +73,25 @@ func interspersed(app *ucli.App, args []string) []string {
 	if len(args) < 3 {
 		return args
 	}
-	var cmd *ucli.Command
-	for _, c := range app.Commands {
-		if c.Name == args[1] || slices.Contains(c.Aliases, args[1]) {
-			cmd = c
+	// Find the command (one level of subcommands: `runs show RUN --store DIR`).
+	find := func(cmds []*ucli.Command, name string) *ucli.Command {
+		for _, c := range cmds {
+			if c.Name == name || slices.Contains(c.Aliases, name) {
+				return c
+			}
 		}
+		return nil
 	}
-	if cmd == nil || len(cmd.Subcommands) > 0 {
+	cmd := find(app.Commands, args[1])
+	if cmd != nil && len(cmd.Subcommands) > 0 {
+		sub := find(cmd.Subcommands, args[2])
+		if sub == nil || len(sub.Subcommands) > 0 {
+			return args
+		}
+		inner := interspersed(&ucli.App{Commands: []*ucli.Command{sub}}, append([]string{args[0]}, args[2:]...))
+		return append([]string{args[0], args[1]}, inner[1:]...)
+	}
+	if cmd == nil {
 		return args
 	}
 	takesValue := map[string]bool{}

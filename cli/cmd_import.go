@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/kgjudge/kgjudge/runs"
 	ucli "github.com/urfave/cli/v2"
@@ -19,6 +17,7 @@ type importOptions struct {
 	Run       string
 	Model     string
 	Framework string
+	Notes     string
 	Subset    string
 	Store     string
 	Neo4j     bool
@@ -42,9 +41,12 @@ the ground truth, the predicted graph and the judge's verdicts, without judging 
 Metrics are recomputed from those verdicts (paper protocol; they reproduce the published
 numbers) and, with --neo4j, written on each Sample node next to the published ones.
 Without --gt, tasks are rebuilt from the records: node ids n0, n1, ... in order of first
-appearance, language "zh" when the triples hold CJK text, else "en".
+appearance, language "zh" when the triples hold CJK text, else "en" (unless the store already
+holds the task with the same triples, from a task file: then that task is kept and used).
 Records go into the embedded store (--store; :memory: keeps nothing) and, with --neo4j,
-into Neo4j too. Bad records are listed (exit 2); the good ones are imported.
+into Neo4j too. Importing a run name again replaces the run: samples the new records do not
+hold are removed. The run's metadata (model, framework, notes, N, task list) is stored too
+(kgjudge runs list). Bad records are listed (exit 2); the good ones are imported.
 
 EXAMPLES:
    kgjudge import --evals results/eval/opus --run opus --model "Claude Opus 4.6" --neo4j
@@ -56,7 +58,8 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "run", Usage: "run name (default: the base name of --evals)", Destination: &o.Run},
 			&ucli.StringFlag{Name: "model", Usage: "model name, stored on the run", Destination: &o.Model},
 			&ucli.StringFlag{Name: "framework", Usage: "agent framework, stored on the run", Destination: &o.Framework},
-			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset of these tasks (pro, daily), stored on the tasks", Destination: &o.Subset},
+			&ucli.StringFlag{Name: "notes", Usage: "free text, stored on the run", Destination: &o.Notes},
+			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset of these tasks (pro, daily), stored on the tasks (without it, a task keeps the subset stored earlier)", Destination: &o.Subset},
 			&ucli.StringFlag{Name: "store", Usage: "store directory, or :memory:", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
 		}, scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn)...),
 		Action: func(c *ucli.Context) error {
@@ -82,10 +85,10 @@ func validateImportArgs(o *importOptions) error {
 		return userErrorf("--map needs --gt (without task files, records keep their own qids)")
 	}
 	if o.Run == "" {
-		o.Run = strings.TrimSuffix(filepath.Base(filepath.Clean(o.Evals)), filepath.Ext(o.Evals))
+		o.Run = runs.DefaultRunName(o.Evals)
 	}
-	if strings.ContainsAny(o.Run, "/\\") || o.Run == "" || o.Run == "." {
-		return userErrorf("--run: %q is not a usable run name", o.Run)
+	if err := runs.CheckRunName(o.Run); err != nil {
+		return userErrorf("--run: %w", err)
 	}
 	return nil
 }
@@ -105,7 +108,7 @@ func runImport(ctx context.Context, o importOptions, stdout, stderr io.Writer) (
 	}
 	defer neo.Close()
 	res, err := runs.Import(ctx, runs.ImportConfig{
-		Evals: o.Evals, GT: o.GT, Map: o.Map, Run: o.Run, Model: o.Model, Framework: o.Framework,
+		Evals: o.Evals, GT: o.GT, Map: o.Map, Run: o.Run, Model: o.Model, Framework: o.Framework, Notes: o.Notes,
 		Subset: o.Subset, Store: store, Neo4j: neo.writer(),
 	})
 	if err != nil {
@@ -116,6 +119,9 @@ func runImport(ctx context.Context, o importOptions, stdout, stderr io.Writer) (
 		where += " and Neo4j " + o.Neo4jConn.config().URI + " (namespace " + neo.store.Namespace() + ")"
 	}
 	fmt.Fprintf(stdout, "imported run %q: %d tasks, %d samples into %s\n", o.Run, len(res.Tasks), len(res.Items), where)
+	if len(res.Removed) > 0 {
+		fmt.Fprintf(stderr, "kgjudge: run %s: removed %d sample(s) of an earlier import or scoring that this import did not hold\n", o.Run, len(res.Removed))
+	}
 	for _, e := range res.Problems {
 		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
 	}

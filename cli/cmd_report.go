@@ -46,8 +46,8 @@ ground truth and, for code-protocol runs, the predicted triples are read from --
 Same runs, same bytes.
 
 EXAMPLES:
-   kgjudge score --gt examples/gt --pred examples/pred --run demo --store .kgjudge --out kgjudge-out/demo
-   kgjudge report kgjudge-out/demo --store .kgjudge --html kgjudge-out/report.html --md kgjudge-out/report.md`,
+   kgjudge score --gt examples/gt --pred examples/pred --run demo --store .kgjudge --out kgjudge-out
+   kgjudge report demo --store .kgjudge --out kgjudge-out --html kgjudge-out/report.html --md kgjudge-out/report.md`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "store", Usage: "store directory the runs were scored into", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
 			&ucli.StringFlag{Name: "out", Usage: "output directory under which run names are looked up", Value: "kgjudge-out", Destination: &o.Out, EnvVars: []string{"KGJUDGE_OUT"}},

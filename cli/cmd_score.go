@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,8 +19,19 @@ import (
 )
 
 type scoreOptions struct {
-	GT            string
-	Pred          string
+	GT string
+	// Pred is one prediction path (callers that score a single run); Preds
+	// holds each --pred: PATH, or NAME=PATH for one run of several.
+	Pred  string
+	Preds []string
+	// RunsFile is --runs: a manifest of runs (runs.ReadRunsFile).
+	RunsFile string
+	Missing  string
+	Samples  int
+	// ModelName, Framework and Notes describe a single run (--model, ...).
+	ModelName     string
+	Framework     string
+	Notes         string
 	Judge         string
 	Verdicts      string
 	Protocol      string
@@ -62,12 +73,22 @@ func scoreCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "score",
 		Usage:     "score predictions against ground truth and write summary.json and per-sample items",
-		UsageText: "kgjudge score --gt PATH --pred PATH [options]",
+		UsageText: "kgjudge score --gt PATH (--pred [NAME=]PATH ... | --runs FILE) [options]",
 		Description: `Reads ground-truth task files (--gt: a file or a directory of task_*.json) and predictions
 (--pred: a file or directory of trajectory JSONL, final-extraction JSON, JSON/JSONL arrays,
 CSV/TSV, or agent response text), matches predictions to tasks (by qid/task id, by numeric
 prefix for Pro-style ids such as "020", or by --map), stores both graphs, judges coverage
-and writes OUT/summary.json, OUT/items/<task_id>_sample<N>.json and a table on stdout.
+and writes OUT/RUN/summary.json, OUT/RUN/items/<task_id>_sample<N>.json and a table on stdout.
+
+Several runs at once: --pred NAME=PATH repeated, or --runs FILE (a JSON or CSV/TSV manifest of
+runs: name, model, framework, path, subset, notes; see README). All their samples go through one
+worker pool. Each run is stored under its name and written to OUT/NAME/, replacing what an
+earlier scoring of that run left in the store and in OUT/NAME/.
+
+Missing predictions: N is the number of distinct sample indices of a run (or --samples N). A task
+without a prediction, or with fewer than N samples, is listed (summary.json "missing", and a line
+on stderr) and, with --missing zero (the default, as the reference does), scores 0 for each
+missing sample; --missing skip leaves those samples out of the means.
 
 Judges:
    offline  rules over the prefilter's candidates: direct (aliases, relation concepts, canonical
@@ -83,19 +104,27 @@ Protocols (FORMATS.md §4):
 
 EXAMPLES:
    kgjudge score --gt examples/gt --pred examples/pred
+   kgjudge score --gt tasks/ --pred opus=preds/opus/ --pred gpt=preds/gpt/ --judge replay
+   kgjudge score --gt examples/gt --runs examples/runs.json --out kgjudge-out
    kgjudge score --gt fixtures/p012/gt.json --pred fixtures/p012/eval.json --judge replay
    kgjudge score --gt tasks/ --pred trajs/model-x/ --judge replay --protocol code --store :memory: --json`,
 		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT, EnvVars: []string{"KGJUDGE_GT"}},
-			&ucli.StringFlag{Name: "pred", Usage: "prediction file or directory", Required: true, Destination: &o.Pred},
+			&ucli.StringSliceFlag{Name: "pred", Usage: "prediction file or directory; NAME=PATH names the run (repeat for several runs)", Action: func(_ *ucli.Context, v []string) error { o.Preds = v; return nil }},
+			&ucli.StringFlag{Name: "runs", Usage: "a manifest of runs to score (JSON, or CSV/TSV with a header: name, model, framework, path, subset, notes)", Destination: &o.RunsFile},
+			&ucli.StringFlag{Name: "missing", Usage: "how a sample a run lacks counts: zero (scored 0, as the reference) | skip (left out of the means)", Value: string(runs.MissingZero), Destination: &o.Missing, EnvVars: []string{"KGJUDGE_MISSING"}},
+			&ucli.IntFlag{Name: "samples", Usage: "N, the samples every task should have (default: the distinct sample indices of the run)", Destination: &o.Samples},
+			&ucli.StringFlag{Name: "model", Usage: "model name, stored on the run (one run only; --runs has its own)", Destination: &o.ModelName},
+			&ucli.StringFlag{Name: "framework", Usage: "agent framework, stored on the run (one run only)", Destination: &o.Framework},
+			&ucli.StringFlag{Name: "notes", Usage: "free text, stored on the run (one run only)", Destination: &o.Notes},
 			&ucli.StringFlag{Name: "judge", Usage: "offline | replay", Value: "offline", Destination: &o.Judge, EnvVars: []string{"KGJUDGE_JUDGE"}},
 			&ucli.StringFlag{Name: "verdicts", Usage: "recorded verdicts for --judge replay (default: --pred)", Destination: &o.Verdicts},
 			&ucli.StringFlag{Name: "protocol", Usage: "paper | code", Value: string(matcher.ProtocolPaper), Destination: &o.Protocol, EnvVars: []string{"KGJUDGE_PROTOCOL"}},
 			&ucli.StringFlag{Name: "store", Usage: "store directory, or :memory:", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
-			&ucli.StringFlag{Name: "out", Usage: "output directory", Value: "kgjudge-out", Destination: &o.Out, EnvVars: []string{"KGJUDGE_OUT"}},
-			&ucli.StringFlag{Name: "run", Usage: "run name (default: the base name of --pred)", Destination: &o.Run},
+			&ucli.StringFlag{Name: "out", Usage: "output directory; each run writes OUT/RUN/", Value: "kgjudge-out", Destination: &o.Out, EnvVars: []string{"KGJUDGE_OUT"}},
+			&ucli.StringFlag{Name: "run", Usage: "run name of a single --pred PATH (default: its base name)", Destination: &o.Run},
 			&ucli.StringFlag{Name: "map", Usage: "file mapping prediction qids to task ids (JSON object or two-column CSV/TSV)", Destination: &o.Map},
-			&ucli.BoolFlag{Name: "json", Usage: "print summary.json on stdout instead of the table", Destination: &o.JSON},
+			&ucli.BoolFlag{Name: "json", Usage: "print summary.json on stdout instead of the table (a JSON array of them for several runs)", Destination: &o.JSON},
 			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
@@ -117,7 +146,7 @@ EXAMPLES:
 		}, scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return userErrorf("score takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
+				return userErrorf("score takes no arguments (got %q); use --gt and --pred (or --runs)", c.Args().Slice())
 			}
 			_, err := runScore(c.Context, o, c.App.Writer, c.App.ErrWriter)
 			return err
@@ -125,58 +154,136 @@ EXAMPLES:
 	}
 }
 
-func validateScoreArgs(o *scoreOptions) (matcher.Protocol, error) {
+func validateScoreArgs(o *scoreOptions) (matcher.Protocol, []runs.RunSpec, error) {
 	proto, err := matcher.ParseProtocol(o.Protocol)
 	if err != nil {
-		return "", &UserError{Err: fmt.Errorf("--protocol: %w", err)}
+		return "", nil, &UserError{Err: fmt.Errorf("--protocol: %w", err)}
 	}
 	switch o.Judge {
 	case "offline", "replay", "openai":
 	default:
-		return "", userErrorf("--judge: unknown judge %q (want offline, replay or openai)", o.Judge)
+		return "", nil, userErrorf("--judge: unknown judge %q (want offline, replay or openai)", o.Judge)
+	}
+	if _, err := runs.ParseMissingPolicy(o.Missing); err != nil {
+		return "", nil, userErrorf("--missing: %w", err)
+	}
+	if o.Samples < 0 {
+		return "", nil, userErrorf("--samples: %d is not a sample count", o.Samples)
 	}
 	if o.Judge == "openai" && o.Store == ":memory:" && !o.NoCache {
-		return "", userErrorf("--judge openai keeps its verdict cache in the store directory: give --store DIR, or --no-cache")
+		return "", nil, userErrorf("--judge openai keeps its verdict cache in the store directory: give --store DIR, or --no-cache")
 	}
 	if o.Verdicts != "" && o.Judge != "replay" {
-		return "", userErrorf("--verdicts is only used by --judge replay")
+		return "", nil, userErrorf("--verdicts is only used by --judge replay")
 	}
-	for flag, p := range map[string]string{"--gt": o.GT, "--pred": o.Pred, "--verdicts": o.Verdicts, "--map": o.Map, "--aliases": o.Aliases, "--offline-model": o.Model} {
+	for flag, p := range map[string]string{"--gt": o.GT, "--verdicts": o.Verdicts, "--map": o.Map, "--aliases": o.Aliases, "--offline-model": o.Model} {
 		if p == "" {
 			continue
 		}
 		if _, err := os.Stat(p); err != nil {
-			return "", userErrorf("%s: %w", flag, err)
+			return "", nil, userErrorf("%s: %w", flag, err)
 		}
 	}
-	if o.Run == "" {
-		o.Run = strings.TrimSuffix(filepath.Base(filepath.Clean(o.Pred)), filepath.Ext(o.Pred))
+	specs, err := scoreSpecs(o)
+	if err != nil {
+		return "", nil, err
 	}
-	if strings.ContainsAny(o.Run, "/\\") || o.Run == "" || o.Run == "." {
-		return "", userErrorf("--run: %q is not a usable run name", o.Run)
+	if len(specs) > 1 {
+		if o.Verdicts != "" {
+			return "", nil, userErrorf("--verdicts names one run's recorded verdicts: with several runs, --judge replay reads each run's own (leave --verdicts out)")
+		}
+		if o.ModelName != "" || o.Framework != "" || o.Notes != "" {
+			return "", nil, userErrorf("--model, --framework and --notes describe one run: with several, give them in a --runs file")
+		}
 	}
-	return proto, nil
+	return proto, specs, nil
 }
 
-func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*runs.ScoreResult, error) {
-	proto, err := validateScoreArgs(&o)
-	if err != nil {
-		return nil, err
+// scoreSpecs turns --pred and --runs into runs.
+func scoreSpecs(o *scoreOptions) ([]runs.RunSpec, error) {
+	preds := o.Preds
+	if o.Pred != "" {
+		preds = append([]string{o.Pred}, preds...)
 	}
-	in, err := runs.Load(ctx, o.GT, o.Pred, o.Map)
-	if err != nil {
-		return nil, err
-	}
-	for i := range in.Tasks {
-		if in.Tasks[i].Subset == "" {
-			in.Tasks[i].Subset = o.Subset
+	switch {
+	case o.RunsFile != "" && len(preds) > 0:
+		return nil, userErrorf("give --pred or --runs, not both")
+	case o.RunsFile != "":
+		if o.Run != "" {
+			return nil, userErrorf("--run names a single --pred PATH; a --runs file names its runs")
 		}
+		specs, err := runs.ReadRunsFile(o.RunsFile)
+		if err != nil {
+			return nil, &UserError{Err: err}
+		}
+		return specs, nil
+	case len(preds) == 0:
+		return nil, userErrorf("no predictions: give --pred PATH (or NAME=PATH, repeated) or --runs FILE")
 	}
-	judge, closeJudge, err := newJudge(ctx, o, in.IDs, in.Mapping)
+	if o.Run != "" && len(preds) > 1 {
+		return nil, userErrorf("--run names a single --pred PATH: with several, write --pred NAME=PATH")
+	}
+	var specs []runs.RunSpec
+	seen := map[string]string{}
+	for _, v := range preds {
+		sp := runs.RunSpec{Path: v}
+		// NAME=PATH, unless the whole value is an existing path.
+		if i := strings.Index(v, "="); i > 0 {
+			if _, err := os.Stat(v); err != nil {
+				sp.Name, sp.Path = v[:i], v[i+1:]
+			}
+		}
+		if _, err := os.Stat(sp.Path); err != nil {
+			return nil, userErrorf("--pred: %w", err)
+		}
+		if sp.Name == "" {
+			sp.Name = o.Run
+		}
+		if sp.Name == "" {
+			sp.Name = runs.DefaultRunName(sp.Path)
+		}
+		if err := runs.CheckRunName(sp.Name); err != nil {
+			return nil, userErrorf("--pred %s: %w", v, err)
+		}
+		if prev, ok := seen[sp.Name]; ok {
+			return nil, userErrorf("--pred %s and --pred %s both name run %q: write --pred NAME=PATH", prev, v, sp.Name)
+		}
+		seen[sp.Name] = v
+		sp.Model, sp.Framework, sp.Notes = o.ModelName, o.Framework, o.Notes
+		specs = append(specs, sp)
+	}
+	return specs, nil
+}
+
+func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*runs.BatchResult, error) {
+	proto, specs, err := validateScoreArgs(&o)
 	if err != nil {
 		return nil, err
 	}
-	defer closeJudge()
+	missing, _ := runs.ParseMissingPolicy(o.Missing)
+	b, err := runs.LoadBatch(ctx, o.GT, o.Map, specs)
+	if err != nil {
+		return nil, err
+	}
+	var judge matcher.Judge
+	if o.Judge == "replay" && o.judge == nil && o.Verdicts == "" {
+		// Each run replays its own recorded verdicts.
+		for _, ri := range b.Runs {
+			j, closeJudge, err := newJudge(ctx, o, ri.Spec.Path, b.GT.IDs, b.GT.Mapping)
+			if err != nil {
+				return nil, err
+			}
+			defer closeJudge()
+			ri.Judge = j
+		}
+	} else {
+		j, closeJudge, err := newJudge(ctx, o, o.Verdicts, b.GT.IDs, b.GT.Mapping)
+		if err != nil {
+			return nil, err
+		}
+		defer closeJudge()
+		judge = j
+	}
 	store, err := openStore(ctx, o.Store)
 	if err != nil {
 		return nil, err
@@ -188,10 +295,14 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	}
 	defer neo.Close()
 
-	prog := newProgress(stderr, len(in.Samples()))
-	res, err := runs.Score(ctx, in, runs.ScoreConfig{
-		Run: o.Run, Protocol: proto, Judge: judge, Store: store, Neo4j: neo.writer(),
-		Out: o.Out, Workers: o.Workers, Version: Version,
+	total := 0
+	for _, ri := range b.Runs {
+		total += len(ri.Samples())
+	}
+	prog := newProgress(stderr, total)
+	res, err := runs.Score(ctx, b, runs.ScoreConfig{
+		Protocol: proto, Judge: judge, Store: store, Neo4j: neo.writer(),
+		Out: o.Out, Workers: o.Workers, Version: Version, Subset: o.Subset, Missing: missing, Samples: o.Samples,
 		Progress: func(_, _ int, task string, sample int) { prog.step(task, sample) },
 	})
 	prog.done()
@@ -199,26 +310,88 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 		return nil, err
 	}
 	if o.JSON {
-		b, err := json.MarshalIndent(res.Summary, "", "  ")
+		var v any = res.Runs[0].Summary
+		if len(res.Runs) > 1 {
+			sums := make([]matcher.Summary, len(res.Runs))
+			for i, r := range res.Runs {
+				sums[i] = r.Summary
+			}
+			v = sums
+		}
+		b, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
-		printTable(stdout, o, res)
+		for i, r := range res.Runs {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			printTable(stdout, o, r)
+		}
 	}
 
-	for _, e := range res.Problems {
-		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
+	problems, scored, unjudgedClaims, unjudgedItems := 0, 0, 0, 0
+	seen := map[string]bool{}
+	for _, r := range res.Runs {
+		prefix := ""
+		if len(res.Runs) > 1 {
+			prefix = "run " + r.Info.Name + ": "
+		}
+		for _, e := range r.Problems {
+			msg := e.Error()
+			if seen[msg] {
+				continue // the ground truth's problems, once
+			}
+			seen[msg] = true
+			fmt.Fprintf(stderr, "kgjudge: %s%v\n", prefix, e)
+		}
+		problems += len(r.Problems)
+		scored += len(r.Items)
+		unjudgedClaims += r.Summary.Unjudged.Total()
+		unjudgedItems += r.Summary.UnjudgedItems
+		if len(r.Missing) > 0 {
+			how := "scored 0 (--missing zero)"
+			if missing == runs.MissingSkip {
+				how = "left out of the means (--missing skip)"
+			}
+			fmt.Fprintf(stderr, "kgjudge: run %s: %d of %d sample(s) missing, %s: %s\n", r.Info.Name, len(r.Missing), r.Info.Samples*len(r.Info.Tasks), how, missingList(r.Missing, 8))
+		}
+		if len(r.Removed) > 0 {
+			fmt.Fprintf(stderr, "kgjudge: run %s: removed %d sample(s) of an earlier scoring that this one did not score\n", r.Info.Name, len(r.Removed))
+		}
 	}
 	switch {
-	case len(res.Problems) > 0:
-		return res, &exitStatus{code: ExitInput, msg: fmt.Sprintf("%d input problem(s); the good inputs were scored (%d samples)", len(res.Problems), len(res.Items))}
-	case res.Summary.UnjudgedItems > 0 && !o.AllowUnjudged:
+	case problems > 0:
+		return res, &exitStatus{code: ExitInput, msg: fmt.Sprintf("%d input problem(s); the good inputs were scored (%d samples)", len(seen), scored)}
+	case unjudgedItems > 0 && !o.AllowUnjudged:
 		return res, &exitStatus{code: ExitUnjudged, msg: fmt.Sprintf("%d claim(s) unjudged in %d sample(s); they count as not covered (pass --allow-unjudged to exit 0)",
-			res.Summary.Unjudged.Total(), res.Summary.UnjudgedItems)}
+			unjudgedClaims, unjudgedItems)}
 	}
 	return res, nil
+}
+
+// missingList names missing samples by task, at most max tasks.
+func missingList(ms []matcher.MissingSample, max int) string {
+	var parts []string
+	tasks := 0
+	for i := 0; i < len(ms); {
+		j := i
+		var idx []string
+		for ; j < len(ms) && ms[j].TaskID == ms[i].TaskID; j++ {
+			idx = append(idx, strconv.Itoa(ms[j].Sample))
+		}
+		tasks++
+		if tasks <= max {
+			parts = append(parts, fmt.Sprintf("%s sample %s", ms[i].TaskID, strings.Join(idx, ",")))
+		}
+		i = j
+	}
+	if tasks > max {
+		parts = append(parts, fmt.Sprintf("and %d more task(s) (summary.json \"missing\")", tasks-max))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func openStore(ctx context.Context, path string) (kgstore.Store, error) {

@@ -11,8 +11,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // TestGoldenExamples pins the whole output of `kgjudge score` on the bundled
-// examples (offline judge, paper protocol): summary.json, every item file
-// and the table. Review the diff of `go test ./cli -run Golden -update`.
+// examples (offline judge, paper protocol): OUT/demo/summary.json, every
+// item file and the table. Review the diff of `go test ./cli -run Golden -update`.
 func TestGoldenExamples(t *testing.T) {
 	out := t.TempDir()
 	var stdout bytes.Buffer

@@ -16,7 +16,8 @@ import (
 
 // newJudge builds the judge named by --judge. The returned close func is
 // never nil.
-func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map[string]string) (matcher.Judge, func() error, error) {
+// A replay judge reads its verdicts from src.
+func newJudge(ctx context.Context, o scoreOptions, src string, taskIDs []string, mapping map[string]string) (matcher.Judge, func() error, error) {
 	nop := func() error { return nil }
 	if o.judge != nil {
 		return o.judge, nop, nil
@@ -37,10 +38,6 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 		}
 		return off, nop, nil
 	case "replay":
-		src := o.Verdicts
-		if src == "" {
-			src = o.Pred
-		}
 		evals, err := ingest.ReadEvals(ctx, src)
 		if err != nil {
 			// A replay with some unreadable records would silently score

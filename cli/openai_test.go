@@ -62,14 +62,14 @@ func TestScoreOpenAIRerunFromCacheIsIdentical(t *testing.T) {
 		t.Errorf("second run made %d HTTP calls, want 0", n-calls)
 	}
 	for _, rel := range []string{"summary.json", "items/task_e01_Kyoto Weekend_sample1.json", "items/task_e02_咖啡豆选购_sample0.json"} {
-		a, err1 := os.ReadFile(filepath.Join(out1, rel))
-		b, err2 := os.ReadFile(filepath.Join(out2, rel))
+		a, err1 := os.ReadFile(filepath.Join(out1, "llm", rel))
+		b, err2 := os.ReadFile(filepath.Join(out2, "llm", rel))
 		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
 			t.Errorf("%s differs between the run and its cached rerun (%v %v)", rel, err1, err2)
 		}
 	}
-	sum, _ := os.ReadFile(filepath.Join(out1, "summary.json"))
-	inv, _ := os.ReadFile(filepath.Join(out1, "invocation.json"))
+	sum, _ := os.ReadFile(filepath.Join(out1, "llm", "summary.json"))
+	inv, _ := os.ReadFile(filepath.Join(out1, "llm", "invocation.json"))
 	if bytes.Contains(sum, []byte("sk-test-secret")) || bytes.Contains(inv, []byte("sk-test-secret")) {
 		t.Error("the API key leaked into the outputs")
 	}
@@ -81,7 +81,7 @@ func TestScoreOpenAIRerunFromCacheIsIdentical(t *testing.T) {
 	if code, _, stderr := runCLI(t, openaiArgs(srv, store, outRL, "--rpm", "600", "--tpm", "1000000")); code != ExitOK {
 		t.Fatalf("rate-limited rerun: exit %d\n%s", code, stderr)
 	}
-	if b, _ := os.ReadFile(filepath.Join(outRL, "summary.json")); !bytes.Contains(b, []byte(`"rpm": 600`)) || !bytes.Contains(b, []byte(`"tpm": 1000000`)) {
+	if b, _ := os.ReadFile(filepath.Join(outRL, "llm", "summary.json")); !bytes.Contains(b, []byte(`"rpm": 600`)) || !bytes.Contains(b, []byte(`"tpm": 1000000`)) {
 		t.Errorf("rpm/tpm not in the manifest")
 	}
 	// --cache-only now succeeds; with a fresh store it fails on the first miss.
@@ -138,7 +138,7 @@ func TestScoreOpenAIMalformedAnswersAreUnjudged(t *testing.T) {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("table lacks %q:\n%s", want, stdout)
 			}
-			sum, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+			sum, _ := os.ReadFile(filepath.Join(out, "llm", "summary.json"))
 			if !bytes.Contains(sum, []byte(fmt.Sprintf(`"coverage": %d`, tc.coverage))) {
 				t.Errorf("summary.json lacks the unjudged counts")
 			}
@@ -237,14 +237,14 @@ func TestScoreOpenAIKilledAndResumed(t *testing.T) {
 	}
 	mu.Unlock()
 	for _, rel := range []string{"items/task_e01_Kyoto Weekend_sample0.json", "items/task_e02_咖啡豆选购_sample1.json"} {
-		a, _ := os.ReadFile(filepath.Join(outResumed, rel))
-		b, _ := os.ReadFile(filepath.Join(outFresh, rel))
+		a, _ := os.ReadFile(filepath.Join(outResumed, "llm", rel))
+		b, _ := os.ReadFile(filepath.Join(outFresh, "llm", rel))
 		if len(a) == 0 || !bytes.Equal(a, b) {
 			t.Errorf("%s: resumed run differs from an uninterrupted one", rel)
 		}
 	}
-	a, _ := os.ReadFile(filepath.Join(outResumed, "summary.json"))
-	b, _ := os.ReadFile(filepath.Join(outFresh, "summary.json"))
+	a, _ := os.ReadFile(filepath.Join(outResumed, "llm", "summary.json"))
+	b, _ := os.ReadFile(filepath.Join(outFresh, "llm", "summary.json"))
 	// The endpoint (server port) differs between the two servers; nothing else may.
 	a = bytes.ReplaceAll(a, []byte(strings.TrimPrefix(srv.URL, "http://")), []byte("HOST"))
 	b = bytes.ReplaceAll(b, []byte(strings.TrimPrefix(srv2.URL, "http://")), []byte("HOST"))
@@ -383,7 +383,7 @@ func TestScoreOpenAIMisbehavingServer(t *testing.T) {
 			var sum struct {
 				Unjudged struct{ Coverage, Validity int } `json:"unjudged"`
 			}
-			b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+			b, _ := os.ReadFile(filepath.Join(out, "llm", "summary.json"))
 			if err := json.Unmarshal(b, &sum); err != nil {
 				t.Fatal(err)
 			}
@@ -396,7 +396,7 @@ func TestScoreOpenAIMisbehavingServer(t *testing.T) {
 			case tc.allUnjudged && unjudged != sentGT+sentPred:
 				t.Errorf("%d unjudged, want all %d claims that were sent", unjudged, sentGT+sentPred)
 			}
-			inv, _ := os.ReadFile(filepath.Join(out, "invocation.json"))
+			inv, _ := os.ReadFile(filepath.Join(out, "llm", "invocation.json"))
 			if tc.check != nil {
 				tc.check(t, string(inv))
 			}
@@ -419,7 +419,7 @@ func TestScoreOpenAIBudget(t *testing.T) {
 	if !strings.Contains(stdout, "token budget reached") {
 		t.Errorf("the table must say the budget was reached:\n%s", stdout)
 	}
-	inv, _ := os.ReadFile(filepath.Join(out1, "invocation.json"))
+	inv, _ := os.ReadFile(filepath.Join(out1, "llm", "invocation.json"))
 	if !bytes.Contains(inv, []byte(`"budget_reached": true`)) {
 		t.Errorf("invocation.json: budget not recorded")
 	}
@@ -448,8 +448,8 @@ func TestScoreOpenAIBudget(t *testing.T) {
 	if code, _, stderr := runCLI(t, openaiArgs(srv2, filepath.Join(t.TempDir(), "fresh"), out3)); code != ExitOK {
 		t.Fatalf("fresh run: exit %d\n%s", code, stderr)
 	}
-	a, _ := os.ReadFile(filepath.Join(out2, "items", "task_e01_Kyoto Weekend_sample0.json"))
-	b, _ := os.ReadFile(filepath.Join(out3, "items", "task_e01_Kyoto Weekend_sample0.json"))
+	a, _ := os.ReadFile(filepath.Join(out2, "llm", "items", "task_e01_Kyoto Weekend_sample0.json"))
+	b, _ := os.ReadFile(filepath.Join(out3, "llm", "items", "task_e01_Kyoto Weekend_sample0.json"))
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Error("the continued run differs from an unbudgeted one")
 	}

@@ -142,7 +142,7 @@ func scoredRuns(t *testing.T) (store string, outs []string) {
 	root := t.TempDir()
 	for _, r := range []struct{ run, judge string }{{"recorded", "replay"}, {"offline", "offline"}} {
 		out := filepath.Join(root, r.run)
-		o := scoreOptions{GT: gt, Pred: pred, Judge: r.judge, Protocol: "paper", Store: store, Out: out, Run: r.run, Workers: 2}
+		o := scoreOptions{GT: gt, Pred: pred, Judge: r.judge, Protocol: "paper", Store: store, Out: root, Run: r.run, Workers: 2}
 		if r.judge == "replay" {
 			o.Verdicts = verdicts
 		}

@@ -97,7 +97,7 @@ func TestScoreReplayReproducesPublished(t *testing.T) {
 	}
 	// Summary: one sample per task, so avg@1 = best@1 = mean of the published values.
 	var sum map[string]any
-	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(out, "opus", "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestScoreReplayReproducesPublished(t *testing.T) {
 		t.Errorf("summary: %s", b)
 	}
 	for _, name := range []string{"task_001_liquid foundation_sample0.json", "task_012_sample0.json", "task_041_sample0.json"} {
-		if _, err := os.Stat(filepath.Join(out, "items", name)); err != nil {
+		if _, err := os.Stat(filepath.Join(out, "opus", "items", name)); err != nil {
 			t.Errorf("item file: %v", err)
 		}
 	}
@@ -169,8 +169,8 @@ func TestScoreDeterministic(t *testing.T) {
 		outs = append(outs, out)
 	}
 	for _, rel := range []string{"summary.json", "items/task_012_sample0.json"} {
-		a, _ := os.ReadFile(filepath.Join(outs[0], rel))
-		b, _ := os.ReadFile(filepath.Join(outs[1], rel))
+		a, _ := os.ReadFile(filepath.Join(outs[0], "opus", rel))
+		b, _ := os.ReadFile(filepath.Join(outs[1], "opus", rel))
 		if len(a) == 0 || !bytes.Equal(a, b) {
 			t.Errorf("%s differs between identical runs", rel)
 		}
@@ -284,7 +284,7 @@ func TestScoreUnjudgedExits3(t *testing.T) {
 		if !strings.Contains(stdout.String(), "unjudged: 24 claim(s) in 4 sample(s)") {
 			t.Errorf("table does not report unjudged:\n%s", stdout.String())
 		}
-		b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+		b, _ := os.ReadFile(filepath.Join(out, "pred", "summary.json"))
 		if !bytes.Contains(b, []byte(`"coverage": 24`)) {
 			t.Errorf("summary.json does not carry the unjudged count:\n%s", b)
 		}
@@ -363,8 +363,8 @@ func TestScoreWorkersDoNotChangeOutputs(t *testing.T) {
 		outs = append(outs, out)
 	}
 	for _, rel := range []string{"summary.json", "items/task_001_liquid foundation_sample0.json", "items/task_041_sample0.json"} {
-		a, _ := os.ReadFile(filepath.Join(outs[0], rel))
-		b, _ := os.ReadFile(filepath.Join(outs[1], rel))
+		a, _ := os.ReadFile(filepath.Join(outs[0], "w", rel))
+		b, _ := os.ReadFile(filepath.Join(outs[1], "w", rel))
 		if len(a) == 0 || !bytes.Equal(a, b) {
 			t.Errorf("%s differs between 1 and 8 workers", rel)
 		}

@@ -29,7 +29,7 @@ func TestStructureFromStoreMatchesSummary(t *testing.T) {
 	var sum struct {
 		Structure hierarchy.RunReport `json:"structure"`
 	}
-	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(out, "opus", "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

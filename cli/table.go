@@ -14,7 +14,7 @@ import (
 
 func printTable(w io.Writer, o scoreOptions, res *runs.ScoreResult) {
 	s := res.Summary
-	fmt.Fprintf(w, "run %s · judge %s · protocol %s · store %s · out %s\n\n", s.Run, s.Judge, s.Protocol, o.Store, o.Out)
+	fmt.Fprintf(w, "run %s · judge %s · protocol %s · store %s · out %s\n\n", s.Run, s.Judge, s.Protocol, o.Store, res.Out)
 	tb := &table{}
 	tb.add("task", "sample", "GT", "pred", "parse", "P", "R", "F1", "node P", "node R", "node F1", "unjudged")
 	for i := range res.Items {
@@ -51,6 +51,13 @@ func printTable(w io.Writer, o scoreOptions, res *runs.ScoreResult) {
 		if n := s.ParseReports[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", st, n))
 		}
+	}
+	if n := len(s.Missing); n > 0 {
+		how := "scored 0"
+		if res.Info.Missing == string(runs.MissingSkip) {
+			how = "left out of the means"
+		}
+		fmt.Fprintf(w, "\nmissing: %d sample(s) without a prediction, %s (summary.json \"missing\")", n, how)
 	}
 	fmt.Fprintf(w, "\nparse: %s\n", strings.Join(parts, ", "))
 	fmt.Fprintf(w, "unjudged: %d claim(s) in %d sample(s) (coverage %d, validity %d)\n", s.Unjudged.Total(), s.UnjudgedItems, s.Unjudged.Coverage, s.Unjudged.Validity)

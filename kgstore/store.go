@@ -5,8 +5,10 @@ package kgstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sort"
+	"time"
 
 	"github.com/kgjudge/kgjudge/kg"
 )
@@ -27,6 +29,35 @@ type Verdicts struct {
 	Key      SampleKey     `json:"key"`
 	Coverage []kg.Verdict  `json:"coverage"`
 	Validity []kg.Validity `json:"validity,omitempty"`
+}
+
+// RunInfo is a run's metadata: what produced its predictions and how it was
+// scored. Every field is kept as given, nil versus empty Tasks included, and
+// Scored to the second in UTC.
+type RunInfo struct {
+	Name      string `json:"name"`
+	Model     string `json:"model,omitempty"`
+	Framework string `json:"framework,omitempty"`
+	// Subset is the benchmark subset the run was scored on ("" for all).
+	Subset string `json:"subset,omitempty"`
+	Notes  string `json:"notes,omitempty"`
+	// Source is where the predictions were read from (a path).
+	Source string `json:"source,omitempty"`
+	// Samples is N, the samples per task that avg@N and best@N are over.
+	Samples int `json:"samples"`
+	// Missing says how a sample the run lacks counts: "zero" (scored 0,
+	// as the reference does) or "skip" (left out of the means).
+	Missing  string `json:"missing,omitempty"`
+	Protocol string `json:"protocol,omitempty"`
+	Judge    string `json:"judge,omitempty"`
+	// Manifest is summary.json's "manifest" (version, protocol, judge and
+	// the LLM judge's settings), as JSON.
+	Manifest json.RawMessage `json:"manifest,omitempty"`
+	// Tasks are the ground-truth tasks the run is scored on, sorted: a task
+	// here without a prediction is missing, not absent.
+	Tasks []string `json:"tasks"`
+	// Scored is when the run was last scored or imported.
+	Scored time.Time `json:"scored"`
 }
 
 // Edge is one entity-to-entity (or entity-to-literal) edge of a stored graph,
@@ -57,8 +88,24 @@ type Store interface {
 	Prediction(ctx context.Context, key SampleKey) (kg.Prediction, error)
 	// Samples lists the stored prediction keys of a run, sorted by task then sample.
 	Samples(ctx context.Context, run string) ([]SampleKey, error)
-	// Runs lists runs that have predictions or verdicts, sorted.
+	// Runs lists runs that have predictions, verdicts or run metadata
+	// (PutRun), sorted.
 	Runs(ctx context.Context) ([]string, error)
+
+	// PutRun stores a run's metadata, replacing any earlier version whole
+	// (a field left empty is empty afterwards; keeping what a command did
+	// not set is the caller's job). It does not touch the run's samples.
+	PutRun(ctx context.Context, info RunInfo) error
+	// Run returns what PutRun stored, ErrNotFound (wrapped) when the run
+	// has no metadata (it may still have samples).
+	Run(ctx context.Context, name string) (RunInfo, error)
+	// DeleteRun removes a run's predictions, verdicts (including verdict
+	// sets without a prediction) and metadata; tasks and other runs are
+	// untouched. Deleting a run that is not there is not an error.
+	DeleteRun(ctx context.Context, name string) error
+	// DeleteSample removes one sample's prediction and verdicts; deleting
+	// a sample that is not there is not an error.
+	DeleteSample(ctx context.Context, key SampleKey) error
 
 	// PutVerdicts stores a sample's verdicts under the run's verdict label,
 	// replacing earlier verdicts for the same key.

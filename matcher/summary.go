@@ -38,6 +38,8 @@ type TaskScore struct {
 	BestSample int                `json:"best_sample"`
 	Avg        map[string]float64 `json:"avg"`
 	Best       map[string]float64 `json:"best"`
+	// Missing counts the zero-filled samples among Samples.
+	Missing int `json:"missing,omitempty"`
 }
 
 // Summary aggregates items the way the reference does: per task, the mean
@@ -58,6 +60,9 @@ type Summary struct {
 	Unjudged      Unjudged
 	UnjudgedItems int
 	IndexProblems int
+	// Missing lists the samples the run lacks (zero-filled or skipped, as
+	// SummaryOptions said), sorted by task and sample.
+	Missing []MissingSample
 	// Failed lists inputs that could not be scored (bad files, unmatched
 	// predictions); they are not part of the means.
 	Failed []string
@@ -86,20 +91,48 @@ type Section struct {
 	Value any
 }
 
+// MissingSample is a sample a run should have and has not: its task has no
+// prediction, or fewer samples than the run's N.
+type MissingSample struct {
+	TaskID string `json:"task_id"`
+	Sample int    `json:"sample_idx"`
+}
+
+// SummaryOptions says how samples a run lacks are counted.
+type SummaryOptions struct {
+	// Missing are the samples the run lacks (listed in the summary either
+	// way).
+	Missing []MissingSample
+	// ZeroFill counts each missing sample as a sample whose every metric
+	// is 0, as the reference does; otherwise missing samples are left out
+	// of the means (and a task with none present is not counted).
+	ZeroFill bool
+}
+
 // Summarize aggregates items. Items are grouped by QID (the task id).
-func Summarize(items []Item) Summary {
+func Summarize(items []Item) Summary { return SummarizeWith(items, SummaryOptions{}) }
+
+// SummarizeWith aggregates items and, per o, the samples the run lacks.
+func SummarizeWith(items []Item, o SummaryOptions) Summary {
 	s := Summary{Avg: map[string]float64{}, Best: map[string]float64{}, ParseReports: map[kg.ParseStatus]int{}}
 	for _, st := range kg.ParseStatuses {
 		s.ParseReports[st] = 0
 	}
-	byTask := map[string][]*Item{}
+	// A slot is one counted sample: a scored item, or (zero-filled) a
+	// missing sample, whose metrics are all 0.
+	type slot struct {
+		idx int
+		it  *Item
+	}
+	byTask := map[string][]slot{}
+	missingOf := map[string]int{}
 	var order []string
 	for i := range items {
 		it := &items[i]
 		if _, ok := byTask[it.QID]; !ok {
 			order = append(order, it.QID)
 		}
-		byTask[it.QID] = append(byTask[it.QID], it)
+		byTask[it.QID] = append(byTask[it.QID], slot{it.SampleIdx, it})
 		s.ParseReports[it.ParseReport.Status]++
 		s.Unjudged.Coverage += it.Unjudged.Coverage
 		s.Unjudged.Validity += it.Unjudged.Validity
@@ -111,30 +144,52 @@ func Summarize(items []Item) Summary {
 			s.Judge, s.Protocol = it.Judge, it.Protocol
 		}
 	}
+	s.Missing = append([]MissingSample{}, o.Missing...)
+	sort.Slice(s.Missing, func(a, b int) bool {
+		if s.Missing[a].TaskID != s.Missing[b].TaskID {
+			return s.Missing[a].TaskID < s.Missing[b].TaskID
+		}
+		return s.Missing[a].Sample < s.Missing[b].Sample
+	})
+	if o.ZeroFill {
+		for _, m := range s.Missing {
+			if _, ok := byTask[m.TaskID]; !ok {
+				order = append(order, m.TaskID)
+			}
+			byTask[m.TaskID] = append(byTask[m.TaskID], slot{m.Sample, nil})
+			missingOf[m.TaskID]++
+		}
+	}
+	metric := func(sl slot, k string) float64 {
+		if sl.it == nil {
+			return 0
+		}
+		return sl.it.metric(k)
+	}
 	sort.Strings(order)
 	sumAvg := map[string]float64{}
 	sumBest := map[string]float64{}
 	for _, id := range order {
 		samples := byTask[id]
-		sort.SliceStable(samples, func(a, b int) bool { return samples[a].SampleIdx < samples[b].SampleIdx })
-		ts := TaskScore{TaskID: id, Samples: len(samples), Avg: map[string]float64{}, Best: map[string]float64{}}
+		sort.SliceStable(samples, func(a, b int) bool { return samples[a].idx < samples[b].idx })
+		ts := TaskScore{TaskID: id, Samples: len(samples), Missing: missingOf[id], Avg: map[string]float64{}, Best: map[string]float64{}}
 		best := samples[0]
-		for _, it := range samples[1:] {
-			if it.TripletF1 > best.TripletF1 {
-				best = it
+		for _, sl := range samples[1:] {
+			if metric(sl, "triplet_f1") > metric(best, "triplet_f1") {
+				best = sl
 			}
 		}
-		ts.BestSample = best.SampleIdx
+		ts.BestSample = best.idx
 		for _, k := range MetricKeys {
 			var sum float64
-			for _, it := range samples {
-				sum += it.metric(k)
+			for _, sl := range samples {
+				sum += metric(sl, k)
 			}
 			avg := sum / float64(len(samples))
 			ts.Avg[k] = Round4(avg)
-			ts.Best[k] = best.metric(k)
+			ts.Best[k] = metric(best, k)
 			sumAvg[k] += avg
-			sumBest[k] += best.metric(k)
+			sumBest[k] += metric(best, k)
 		}
 		if len(samples) > s.NumSamples {
 			s.NumSamples = len(samples)
@@ -153,7 +208,23 @@ func Summarize(items []Item) Summary {
 	if s.NumSamples == 0 {
 		s.NumSamples = 1
 	}
-	s.Estimate = estimateRun(order, byTask)
+	est := make(map[string][]*Item, len(byTask))
+	calibrated := false
+	for i := range items {
+		calibrated = calibrated || items[i].Estimate != nil
+	}
+	for id, samples := range byTask {
+		for _, sl := range samples {
+			// A zero-filled missing sample scores 0 with certainty.
+			if sl.it == nil && calibrated {
+				sl.it = &Item{Estimate: &kg.Estimate{}}
+			}
+			if sl.it != nil {
+				est[id] = append(est[id], sl.it)
+			}
+		}
+	}
+	s.Estimate = estimateRun(order, est)
 	return s
 }
 
@@ -231,6 +302,10 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	if failed == nil {
 		failed = []string{}
 	}
+	missing := s.Missing
+	if missing == nil {
+		missing = []MissingSample{}
+	}
 	tasks := s.Tasks
 	if tasks == nil {
 		tasks = []TaskScore{}
@@ -241,6 +316,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	}{
 		{"num_queries", s.NumQueries},
 		{"num_samples", s.NumSamples},
+		{"missing", missing},
 		{"protocol", s.Protocol},
 		{"judge", s.Judge},
 		{"run", s.Run},
@@ -311,7 +387,7 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 	}{
 		{"num_queries", &s.NumQueries}, {"num_samples", &s.NumSamples}, {"protocol", &s.Protocol}, {"judge", &s.Judge},
 		{"run", &s.Run}, {"parse_reports", &reports}, {"unjudged", &unjudged}, {"index_problems", &s.IndexProblems},
-		{"failed_inputs", &s.Failed}, {"tasks", &s.Tasks},
+		{"failed_inputs", &s.Failed}, {"tasks", &s.Tasks}, {"missing", &s.Missing},
 	} {
 		if err := one(f.k, f.dst); err != nil {
 			return err
@@ -322,7 +398,7 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 		s.ParseReports[r.Status] = r.Count
 	}
 	known := map[string]bool{"num_queries": true, "num_samples": true, "protocol": true, "judge": true, "run": true,
-		"parse_reports": true, "unjudged": true, "index_problems": true, "failed_inputs": true, "tasks": true}
+		"parse_reports": true, "unjudged": true, "index_problems": true, "failed_inputs": true, "tasks": true, "missing": true}
 	for _, k := range MetricKeys {
 		for _, m := range []struct {
 			prefix string

@@ -11,8 +11,9 @@ import (
 	"github.com/kgjudge/kgjudge/matcher"
 )
 
-// Export copies every task, and every run's samples with their verdicts and
-// metrics (recomputed under proto), from src into w, and flushes w.
+// Export copies every task, and every run's metadata and samples with their
+// verdicts and metrics (recomputed under proto), from src into w, and
+// flushes w.
 func Export(ctx context.Context, src kgstore.Store, w *neo4j.Writer, proto matcher.Protocol) (neo4j.Stats, error) {
 	ids, err := src.TaskIDs(ctx)
 	if err != nil {
@@ -34,6 +35,15 @@ func Export(ctx context.Context, src kgstore.Store, w *neo4j.Writer, proto match
 		return w.Stats(), fmt.Errorf("store: %w", err)
 	}
 	for _, run := range runs {
+		info, err := src.Run(ctx, run)
+		switch {
+		case err == nil:
+			if err := w.PutRun(ctx, info); err != nil {
+				return w.Stats(), err
+			}
+		case !errors.Is(err, kgstore.ErrNotFound):
+			return w.Stats(), fmt.Errorf("store: %w", err)
+		}
 		keys, err := src.Samples(ctx, run)
 		if err != nil {
 			return w.Stats(), fmt.Errorf("store: %w", err)
@@ -71,20 +81,10 @@ func Export(ctx context.Context, src kgstore.Store, w *neo4j.Writer, proto match
 	return w.Stats(), nil
 }
 
-// scoreProps recomputes a stored sample's metrics from its verdicts; the
-// code protocol is used when there is no validity pass.
+// scoreProps recomputes a stored sample's metrics from its verdicts (see
+// scoreStored).
 func scoreProps(t *kg.Task, p *kg.Prediction, v kgstore.Verdicts, proto matcher.Protocol) (map[string]any, bool) {
-	judge := ""
-	for _, c := range v.Coverage {
-		if c.Judge != "" {
-			judge = c.Judge
-			break
-		}
-	}
-	if proto == matcher.ProtocolPaper && v.Validity == nil {
-		proto = matcher.ProtocolCode
-	}
-	it, err := matcher.Score(t, p, kg.Judgement{Judge: judge, Coverage: v.Coverage, Validity: v.Validity}, proto)
+	it, err := scoreStored(t, p, v, proto)
 	if err != nil {
 		return nil, false
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"time"
 	"unicode"
 
 	"github.com/kgjudge/kgjudge/ingest"
@@ -25,20 +26,26 @@ type ImportConfig struct {
 	// the tasks are rebuilt from the records) and a qid map.
 	GT, Map string
 	Run     string
-	// Model and Framework are stored on the run (Neo4j).
-	Model, Framework string
+	// Model, Framework and Notes are stored on the run.
+	Model, Framework, Notes string
 	// Subset is stored on the imported tasks when set.
 	Subset string
 	Store  kgstore.Store
 	Neo4j  *neo4j.Writer
+	// Now stamps the run metadata (time.Now when nil).
+	Now func() time.Time
 }
 
 // ImportResult is what an import stored. Problems are the records that could
 // not be imported (the good ones were).
 type ImportResult struct {
-	Tasks    []string
-	Items    []matcher.Item
-	Keys     []kgstore.SampleKey
+	Tasks []string
+	Items []matcher.Item
+	Keys  []kgstore.SampleKey
+	// Removed are the samples an earlier import or scoring of the run
+	// stored that this import did not; they were deleted.
+	Removed  []kgstore.SampleKey
+	Info     kgstore.RunInfo
 	Problems []error
 }
 
@@ -82,6 +89,20 @@ func Import(ctx context.Context, cfg ImportConfig) (*ImportResult, error) {
 		var bad []error
 		tasks, bad = tasksFromEvals(evals)
 		problems = append(problems, bad...)
+		// A task rebuilt from records knows only its triples: when the
+		// store holds the same ground truth (from a task file), keep that
+		// (node list, aliases, final query, language, subset).
+		sk := sink{store: cfg.Store, neo: cfg.Neo4j}
+		for i := range tasks {
+			stored, ok, err := sk.storedTask(ctx, tasks[i].ID)
+			if err != nil {
+				return nil, err
+			}
+			if ok && sameTriples(stored.Triples, tasks[i].Triples) {
+				stored.Source = tasks[i].Source
+				tasks[i] = stored
+			}
+		}
 	}
 	taskByID := map[string]*kg.Task{}
 	var ids []string
@@ -128,22 +149,19 @@ func Import(ctx context.Context, cfg ImportConfig) (*ImportResult, error) {
 		if o.Subset != "" {
 			taskByID[id].Subset = o.Subset
 		}
+		if taskByID[id].Subset == "" {
+			// Never erase what an earlier command stored.
+			sub, err := sink.storedSubset(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			taskByID[id].Subset = sub
+		}
 		if err := sink.putTask(ctx, *taskByID[id]); err != nil {
 			return nil, err
 		}
 		res.Tasks = append(res.Tasks, id)
 	}
-	props := map[string]any{}
-	if o.Model != "" {
-		props["model"] = o.Model
-	}
-	if o.Framework != "" {
-		props["framework"] = o.Framework
-	}
-	if err := sink.setRunProps(ctx, o.Run, props); err != nil {
-		return nil, err
-	}
-
 	for i := range good {
 		e := &good[i]
 		task := taskByID[goodIDs[i]]
@@ -185,6 +203,33 @@ func Import(ctx context.Context, cfg ImportConfig) (*ImportResult, error) {
 		}
 		res.Items = append(res.Items, item)
 		res.Keys = append(res.Keys, key)
+	}
+	if err := sink.flush(ctx); err != nil {
+		return nil, err
+	}
+	// The store keeps exactly this import of the run.
+	keep := map[kgstore.SampleKey]bool{}
+	indices := map[int]bool{}
+	for _, k := range res.Keys {
+		keep[k] = true
+		indices[k.Sample] = true
+	}
+	if res.Removed, err = sink.removeStale(ctx, o.Run, keep); err != nil {
+		return nil, err
+	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	runTasks := append([]string{}, res.Tasks...)
+	sort.Strings(runTasks)
+	res.Info = kgstore.RunInfo{
+		Name: o.Run, Model: o.Model, Framework: o.Framework, Subset: o.Subset, Notes: o.Notes, Source: o.Evals,
+		Samples: max(1, len(indices)), Missing: string(MissingZero), Protocol: string(matcher.ProtocolPaper), Judge: "recorded",
+		Tasks: runTasks, Scored: now().UTC().Truncate(time.Second),
+	}
+	if err := sink.putRun(ctx, res.Info); err != nil {
+		return nil, err
 	}
 	if err := sink.flush(ctx); err != nil {
 		return nil, err
@@ -301,4 +346,18 @@ func hasCJK(s string) bool {
 		}
 	}
 	return false
+}
+
+// sameTriples says whether two ground truths state the same triples in the
+// same order.
+func sameTriples(a, b []kg.GTTriple) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Triple != b[i].Triple {
+			return false
+		}
+	}
+	return true
 }

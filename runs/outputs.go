@@ -17,11 +17,24 @@ func ItemFileName(it *matcher.Item) string {
 	return fmt.Sprintf("%s_sample%d.json", id, it.SampleIdx)
 }
 
-// WriteOutputs writes dir/items/*.json, dir/summary.json and, when the judge
-// spent anything, dir/invocation.json.
-func WriteOutputs(dir string, res *ScoreResult) error {
-	items := filepath.Join(dir, "items")
-	if err := os.MkdirAll(items, 0o755); err != nil {
+// WriteOutputs writes res.Out/items/*.json and res.Out/summary.json (and
+// invocation.json when inv is set), replacing the directory whole: the files
+// go to a temporary sibling first, which then takes the old directory's
+// place, so a reused output directory keeps no item file of an earlier
+// scoring and a crash leaves either the old outputs or the new.
+func WriteOutputs(res *ScoreResult, inv *Invocation) error {
+	dir := res.Out
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".new-")
+	if err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed
+	items := filepath.Join(tmp, "items")
+	if err := os.Mkdir(items, 0o755); err != nil {
 		return fmt.Errorf("output: %w", err)
 	}
 	for i := range res.Items {
@@ -29,11 +42,53 @@ func WriteOutputs(dir string, res *ScoreResult) error {
 			return err
 		}
 	}
-	if err := WriteJSON(filepath.Join(dir, "summary.json"), res.Summary); err != nil {
+	if err := WriteJSON(filepath.Join(tmp, "summary.json"), res.Summary); err != nil {
 		return err
 	}
-	if res.Invocation != nil {
-		return WriteJSON(filepath.Join(dir, "invocation.json"), res.Invocation)
+	if inv != nil {
+		if err := WriteJSON(filepath.Join(tmp, "invocation.json"), inv); err != nil {
+			return err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	old := ""
+	if _, err := os.Lstat(dir); err == nil {
+		old = tmp + ".old"
+		if err := os.Rename(dir, old); err != nil {
+			return fmt.Errorf("output: replace %s: %w", dir, err)
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir)
+		}
+		return fmt.Errorf("output: %w", err)
+	}
+	if old != "" {
+		if err := os.RemoveAll(old); err != nil {
+			return fmt.Errorf("output: remove the old %s: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// writeBatch writes every run's outputs. What the judge spent goes into the
+// run's directory when the command scored one run, and to
+// out/invocation.json when several runs shared the judge.
+func writeBatch(out string, b *BatchResult) error {
+	for _, res := range b.Runs {
+		var inv *Invocation
+		if len(b.Runs) == 1 {
+			inv = res.Invocation
+		}
+		if err := WriteOutputs(res, inv); err != nil {
+			return err
+		}
+	}
+	if len(b.Runs) > 1 && b.Invocation != nil {
+		return WriteJSON(filepath.Join(out, "invocation.json"), b.Invocation)
 	}
 	return nil
 }

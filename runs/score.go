@@ -2,9 +2,12 @@ package runs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/kg"
@@ -15,34 +18,88 @@ import (
 	"github.com/kgjudge/kgjudge/matcher"
 )
 
-// ScoreConfig is one scoring run. Judge and Store are the caller's: it opens
-// and closes them.
+// ScoreConfig is one scoring command over one or more runs. Judge and Store
+// are the caller's: it opens and closes them.
 type ScoreConfig struct {
-	// Run names the run in the store.
-	Run      string
 	Protocol matcher.Protocol
-	Judge    kg.Judge
-	Store    kgstore.Store
-	// Neo4j, when set, receives every task, prediction, verdict set and
-	// sample's metrics as they are committed; Score flushes it at the end.
+	// Judge judges every run that brings no judge of its own.
+	Judge kg.Judge
+	Store kgstore.Store
+	// Neo4j, when set, receives every task, prediction, verdict set,
+	// sample's metrics and run's metadata as they are committed; Score
+	// flushes it at the end.
 	Neo4j *neo4j.Writer
-	// Out is the output directory (summary.json, items/, invocation.json).
+	// Out is the output directory: each run writes Out/RUN/ (summary.json,
+	// items/), replacing what an earlier scoring of the run left there.
 	Out string
-	// Workers is how many samples are judged at once (outputs do not
-	// depend on it).
+	// Workers is how many samples (of all runs together) are judged at
+	// once (outputs do not depend on it).
 	Workers int
 	// Version is kgjudge's version, written into the manifest.
 	Version string
-	// Progress, when set, is called after each committed sample.
+	// Subset is given to tasks whose file gives none (--subset); a task
+	// with neither keeps the subset stored by an earlier command.
+	Subset string
+	// Missing says how a sample a run lacks counts (MissingZero when
+	// empty).
+	Missing MissingPolicy
+	// Samples, when > 0, is every run's N; else a run's N is the number of
+	// distinct sample indices among its predictions.
+	Samples int
+	// Now stamps the run metadata (time.Now when nil).
+	Now func() time.Time
+	// Progress, when set, is called after each committed sample, with
+	// done and total counted over all runs.
 	Progress func(done, total int, taskID string, sample int)
 }
 
-// ScoreResult is what a scoring run produced.
+// MissingPolicy is how a sample a run lacks counts in avg@N and best@N.
+type MissingPolicy string
+
+const (
+	// MissingZero scores it 0, as the reference does.
+	MissingZero MissingPolicy = "zero"
+	// MissingSkip leaves it out of the means.
+	MissingSkip MissingPolicy = "skip"
+)
+
+// ParseMissingPolicy reads --missing.
+func ParseMissingPolicy(s string) (MissingPolicy, error) {
+	switch MissingPolicy(s) {
+	case "", MissingZero:
+		return MissingZero, nil
+	case MissingSkip:
+		return MissingSkip, nil
+	}
+	return "", fmt.Errorf("unknown policy %q (want zero or skip)", s)
+}
+
+// BatchResult is what a scoring command produced: one result per run, in
+// the order given.
+type BatchResult struct {
+	// ScoreResult is the first run's (Runs[0]), promoted so that a caller
+	// scoring one run reads res.Summary and res.Items.
+	*ScoreResult
+	Runs []*ScoreResult
+	// Invocation is what the judge spent over the whole command (nil for
+	// judges that spend nothing); it is also in each run's result.
+	Invocation *Invocation
+}
+
+// ScoreResult is what scoring one run produced.
 type ScoreResult struct {
+	Info       kgstore.RunInfo
 	Summary    matcher.Summary
 	Items      []matcher.Item
 	Structure  hierarchy.RunReport
 	Invocation *Invocation
+	// Missing are the samples the run lacks (Summary.Missing).
+	Missing []matcher.MissingSample
+	// Removed are the samples an earlier scoring of the run stored that
+	// this one did not score; they were deleted from the store.
+	Removed []kgstore.SampleKey
+	// Out is the run's output directory.
+	Out string
 	// Problems are the inputs that could not be scored (bad files,
 	// unmatched predictions, samples a judge failed on); the good ones
 	// were scored. They are also in Summary.Failed.
@@ -73,36 +130,150 @@ type accountant interface {
 	Ledger() cost.Report
 }
 
-// Score judges every matched sample of in, commits each to the store (and
-// Neo4j) in input order, and writes the outputs. Samples a judge fails on
-// are listed in Problems; a cancelled ctx stops the run (what was committed
-// stays, so rerunning the same command resumes it).
-func Score(ctx context.Context, in *Inputs, cfg ScoreConfig) (*ScoreResult, error) {
-	problems := append([]error(nil), in.Problems...)
+// runState is one run while it is scored.
+type runState struct {
+	in        *RunInputs
+	judge     kg.Judge
+	tasks     []string // the run's task set, sorted
+	taskSet   map[string]bool
+	indices   []int // the sample indices every task should have
+	problems  []error
+	res       *ScoreResult
+	structure []hierarchy.SampleResult
+	done      map[kgstore.SampleKey]bool // scored and committed
+	attempted map[kgstore.SampleKey]bool // scored, or failed in the judge
+}
+
+// job is one sample of one run.
+type job struct {
+	run *runState
+	p   *kg.Prediction
+}
+
+// Score judges every matched sample of every run of b in one worker pool,
+// commits each to the store (and Neo4j) in input order, and writes each
+// run's outputs to Out/RUN/. Per run, a task of the run's task set without
+// a prediction, or with fewer samples than N, is listed as missing and
+// (MissingZero) scored 0 per missing sample. Once a run is scored, the
+// samples an earlier scoring of it stored and this one did not score are
+// deleted, and its metadata (kgstore.RunInfo) is written last: the store
+// then holds exactly this scoring. Samples a judge fails on are listed in
+// Problems; a cancelled ctx stops the command (what was committed stays,
+// nothing is deleted, so rerunning the same command resumes it).
+func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error) {
+	if cfg.Missing == "" {
+		cfg.Missing = MissingZero
+	}
+	now := time.Now
+	if cfg.Now != nil {
+		now = cfg.Now
+	}
 	sink := sink{store: cfg.Store, neo: cfg.Neo4j}
-	for i := range in.Tasks {
-		if err := sink.putTask(ctx, in.Tasks[i]); err != nil {
+	out := &BatchResult{}
+
+	// Task subsets: the file's, else --subset, else the stored one; then
+	// each run's subset labels the tasks it predicts that have none.
+	for i := range b.GT.Tasks {
+		t := &b.GT.Tasks[i]
+		if t.Subset == "" {
+			t.Subset = cfg.Subset
+		}
+		if t.Subset == "" {
+			sub, err := sink.storedSubset(ctx, t.ID)
+			if err != nil {
+				return nil, err
+			}
+			t.Subset = sub
+		}
+	}
+	states := make([]*runState, len(b.Runs))
+	labelledBy := map[string]string{}
+	for i, ri := range b.Runs {
+		st := &runState{in: ri, judge: ri.Judge, taskSet: map[string]bool{}, done: map[kgstore.SampleKey]bool{}, attempted: map[kgstore.SampleKey]bool{}}
+		if st.judge == nil {
+			st.judge = cfg.Judge
+		}
+		st.problems = append(append([]error(nil), b.GT.Problems...), ri.Problems...)
+		if sub := ri.Spec.Subset; sub != "" {
+			for _, p := range ri.Samples() {
+				t := b.GT.TaskByID[p.TaskID]
+				if t.Subset != "" {
+					continue
+				}
+				t.Subset = sub
+				labelledBy[t.ID] = ri.Spec.Name
+			}
+		}
+		states[i] = st
+	}
+	var jobs []job
+	for _, st := range states {
+		sp := st.in.Spec
+		for _, id := range b.GT.IDs {
+			if sp.Subset == "" || b.GT.TaskByID[id].Subset == sp.Subset {
+				st.taskSet[id] = true
+				st.tasks = append(st.tasks, id)
+			}
+		}
+		sort.Strings(st.tasks)
+		seen := map[int]bool{}
+		for _, p := range st.in.Samples() {
+			t := b.GT.TaskByID[p.TaskID]
+			switch {
+			case !st.taskSet[p.TaskID]:
+				how := "its file"
+				if by := labelledBy[t.ID]; by != "" {
+					how = "run " + by
+				}
+				st.problems = append(st.problems, inputErrorf("run %s (subset %s): %s sample %d: task %s is in subset %q (from %s), not scored", sp.Name, sp.Subset, p.Source, p.SampleIdx, t.ID, t.Subset, how))
+				continue
+			case cfg.Samples > 0 && (p.SampleIdx < 0 || p.SampleIdx >= cfg.Samples):
+				st.problems = append(st.problems, inputErrorf("run %s: %s: task %s sample %d is outside --samples %d (samples 0 to %d), not scored", sp.Name, p.Source, p.TaskID, p.SampleIdx, cfg.Samples, cfg.Samples-1))
+				continue
+			}
+			if !seen[p.SampleIdx] {
+				seen[p.SampleIdx] = true
+				st.indices = append(st.indices, p.SampleIdx)
+			}
+			jobs = append(jobs, job{st, p})
+		}
+		if cfg.Samples > 0 {
+			st.indices = st.indices[:0]
+			for i := 0; i < cfg.Samples; i++ {
+				st.indices = append(st.indices, i)
+			}
+		}
+		sort.Ints(st.indices)
+		st.res = &ScoreResult{Out: filepath.Join(cfg.Out, sp.Name)}
+	}
+
+	for i := range b.GT.Tasks {
+		if err := sink.putTask(ctx, b.GT.Tasks[i]); err != nil {
 			return nil, err
 		}
 	}
 
-	res := &ScoreResult{}
-	samples := in.Samples()
-	var structure []hierarchy.SampleResult
 	// Samples are judged by cfg.Workers goroutines; results are committed
 	// to the store and the outputs in input order, so the outputs do not
 	// depend on which judgement finishes first.
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	judged := judgeAll(jctx, cfg.Judge, in, samples, cfg.Workers)
-	for i, p := range samples {
-		key := kgstore.SampleKey{Run: cfg.Run, TaskID: p.TaskID, Sample: p.SampleIdx}
-		task := in.TaskByID[p.TaskID]
+	judged := judgeAll(jctx, b.GT, jobs, cfg.Workers)
+	progress := func(i int, p *kg.Prediction) {
+		if cfg.Progress != nil {
+			cfg.Progress(i+1, len(jobs), p.TaskID, p.SampleIdx)
+		}
+	}
+	for i, jb := range jobs {
+		st, p := jb.run, jb.p
+		key := kgstore.SampleKey{Run: st.in.Spec.Name, TaskID: p.TaskID, Sample: p.SampleIdx}
+		task := b.GT.TaskByID[p.TaskID]
 		if err := sink.putPrediction(ctx, key, *p); err != nil {
 			return nil, err
 		}
-		out := <-judged[i]
-		j, err := out.j, out.err
+		o := <-judged[i]
+		j, err := o.j, o.err
+		st.attempted[key] = true
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				return nil, err
@@ -110,12 +281,14 @@ func Score(ctx context.Context, in *Inputs, cfg ScoreConfig) (*ScoreResult, erro
 			if llmjudge.IsCacheMiss(err) {
 				return nil, inputErrorf("--cache-only: %w", err)
 			}
-			problems = append(problems, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err))
+			st.problems = append(st.problems, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err))
+			progress(i, p)
 			continue
 		}
 		item, err := matcher.Score(task, p, j, cfg.Protocol)
 		if err != nil {
-			problems = append(problems, &InputError{Err: err})
+			st.problems = append(st.problems, &InputError{Err: err})
+			progress(i, p)
 			continue
 		}
 		if err := sink.putVerdicts(ctx, kgstore.Verdicts{Key: key, Coverage: j.Coverage, Validity: j.Validity}); err != nil {
@@ -126,14 +299,64 @@ func Score(ctx context.Context, in *Inputs, cfg ScoreConfig) (*ScoreResult, erro
 		}
 		rep := hierarchy.Analyze(*task, *p, j.Coverage, j.Validity)
 		item.Structure = rep
-		structure = append(structure, hierarchy.SampleResult{Report: rep, Parse: p.Report, TripletF1: item.TripletF1})
-		res.Items = append(res.Items, item)
-		if cfg.Progress != nil {
-			cfg.Progress(i+1, len(samples), p.TaskID, p.SampleIdx)
-		}
+		st.structure = append(st.structure, hierarchy.SampleResult{Report: rep, Parse: p.Report, TripletF1: item.TripletF1})
+		st.res.Items = append(st.res.Items, item)
+		st.done[key] = true
+		progress(i, p)
 	}
 	if err := sink.flush(ctx); err != nil {
 		return nil, err
+	}
+
+	if a, ok := cfg.Judge.(accountant); ok {
+		m, ledger := a.Manifest(), a.Ledger()
+		out.Invocation = &Invocation{LLM: &m, Ledger: &ledger}
+	}
+	scored := now().UTC().Truncate(time.Second)
+	for _, st := range states {
+		if err := finishRun(ctx, sink, st, cfg, scored, out.Invocation); err != nil {
+			return nil, err
+		}
+		out.Runs = append(out.Runs, st.res)
+	}
+	if len(out.Runs) > 0 {
+		out.ScoreResult = out.Runs[0]
+	}
+	if err := sink.flush(ctx); err != nil {
+		return nil, err
+	}
+	if err := writeBatch(cfg.Out, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// finishRun summarises a scored run, removes what an earlier scoring of it
+// left in the store, and stores its metadata.
+func finishRun(ctx context.Context, sink sink, st *runState, cfg ScoreConfig, scored time.Time, inv *Invocation) error {
+	res, sp := st.res, st.in.Spec
+	name := sp.Name
+	// A sample the judge failed on is not missing: it is a failed input
+	// (never a silent zero), and a rerun scores it.
+	present := map[string]map[int]bool{}
+	for k := range st.attempted {
+		if present[k.TaskID] == nil {
+			present[k.TaskID] = map[int]bool{}
+		}
+		present[k.TaskID][k.Sample] = true
+	}
+	for _, id := range st.tasks {
+		for _, i := range st.indices {
+			if !present[id][i] {
+				res.Missing = append(res.Missing, matcher.MissingSample{TaskID: id, Sample: i})
+			}
+		}
+	}
+	if len(st.indices) == 0 {
+		// No prediction at all: every task misses its one sample.
+		for _, id := range st.tasks {
+			res.Missing = append(res.Missing, matcher.MissingSample{TaskID: id, Sample: 0})
+		}
 	}
 
 	sort.SliceStable(res.Items, func(a, b int) bool {
@@ -142,28 +365,44 @@ func Score(ctx context.Context, in *Inputs, cfg ScoreConfig) (*ScoreResult, erro
 		}
 		return res.Items[a].SampleIdx < res.Items[b].SampleIdx
 	})
-	res.Summary = matcher.Summarize(res.Items)
-	res.Summary.Run = cfg.Run
-	res.Summary.Judge = cfg.Judge.Name()
+	res.Summary = matcher.SummarizeWith(res.Items, matcher.SummaryOptions{Missing: res.Missing, ZeroFill: cfg.Missing == MissingZero})
+	res.Summary.Run = name
+	res.Summary.Judge = st.judge.Name()
 	res.Summary.Protocol = cfg.Protocol
-	for _, e := range problems {
+	for _, e := range st.problems {
 		res.Summary.Failed = append(res.Summary.Failed, e.Error())
 	}
-	res.Problems = problems
-	res.Structure = hierarchy.Aggregate(structure)
-	man := Manifest{Version: cfg.Version, Protocol: cfg.Protocol, Judge: cfg.Judge.Name()}
-	if a, ok := cfg.Judge.(accountant); ok {
-		m, ledger := a.Manifest(), a.Ledger()
-		man.LLM = stableManifest(m)
-		res.Invocation = &Invocation{LLM: &m, Ledger: &ledger}
+	res.Problems = st.problems
+	res.Structure = hierarchy.Aggregate(st.structure)
+	man := Manifest{Version: cfg.Version, Protocol: cfg.Protocol, Judge: st.judge.Name()}
+	if a, ok := st.judge.(accountant); ok {
+		man.LLM = stableManifest(a.Manifest())
+		res.Invocation = inv
 	}
 	res.Summary.Sections = append(res.Summary.Sections,
 		matcher.Section{Key: "manifest", Value: man},
 		matcher.Section{Key: "structure", Value: res.Structure})
-	if err := WriteOutputs(cfg.Out, res); err != nil {
-		return nil, err
+
+	// The store keeps exactly this scoring: an earlier one's samples that
+	// were not scored now go.
+	var err error
+	if res.Removed, err = sink.removeStale(ctx, name, st.done); err != nil {
+		return err
 	}
-	return res, nil
+	manJSON, err := json.Marshal(man)
+	if err != nil {
+		return fmt.Errorf("encode manifest: %w", err)
+	}
+	n := len(st.indices)
+	if n == 0 {
+		n = 1
+	}
+	res.Info = kgstore.RunInfo{
+		Name: name, Model: sp.Model, Framework: sp.Framework, Subset: sp.Subset, Notes: sp.Notes, Source: sp.Path,
+		Samples: n, Missing: string(cfg.Missing), Protocol: string(cfg.Protocol), Judge: st.judge.Name(),
+		Manifest: manJSON, Tasks: append([]string{}, st.tasks...), Scored: scored,
+	}
+	return sink.putRun(ctx, res.Info)
 }
 
 // stableManifest drops what one invocation spent or found out from a judge
@@ -183,17 +422,17 @@ type judged struct {
 	err error
 }
 
-// judgeAll judges samples with at most workers at a time and returns one
-// channel per sample that receives its judgement. Judges are safe for
-// concurrent use; a cancelled ctx stops the samples not yet started.
-func judgeAll(ctx context.Context, judge kg.Judge, in *Inputs, samples []*kg.Prediction, workers int) []chan judged {
-	out := make([]chan judged, len(samples))
+// judgeAll judges jobs with at most workers at a time and returns one
+// channel per job that receives its judgement. Judges are safe for
+// concurrent use; a cancelled ctx stops the jobs not yet started.
+func judgeAll(ctx context.Context, gt *Inputs, jobs []job, workers int) []chan judged {
+	out := make([]chan judged, len(jobs))
 	for i := range out {
 		out[i] = make(chan judged, 1)
 	}
 	slots := make(chan struct{}, max(1, workers))
 	go func() {
-		for i, p := range samples {
+		for i, jb := range jobs {
 			select {
 			case slots <- struct{}{}:
 			case <-ctx.Done():
@@ -202,7 +441,7 @@ func judgeAll(ctx context.Context, judge kg.Judge, in *Inputs, samples []*kg.Pre
 			}
 			go func() {
 				defer func() { <-slots }()
-				j, err := judge.Judge(ctx, in.TaskByID[p.TaskID], p)
+				j, err := jb.run.judge.Judge(ctx, gt.TaskByID[jb.p.TaskID], jb.p)
 				out[i] <- judged{j, err}
 			}()
 		}

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/kgjudge/kgjudge/kg"
@@ -55,13 +56,6 @@ func (s sink) setSampleProps(ctx context.Context, key kgstore.SampleKey, props m
 	return nil
 }
 
-func (s sink) setRunProps(ctx context.Context, run string, props map[string]any) error {
-	if s.neo != nil && len(props) > 0 {
-		return s.neo.SetRunProps(ctx, run, props)
-	}
-	return nil
-}
-
 // flush commits what is buffered for Neo4j, so that errors surface before
 // the command reports success.
 func (s sink) flush(ctx context.Context) error {
@@ -69,6 +63,95 @@ func (s sink) flush(ctx context.Context) error {
 		if err := s.neo.Flush(ctx); err != nil {
 			return fmt.Errorf("neo4j: %w", err)
 		}
+	}
+	return nil
+}
+
+// storedTask is the task an earlier command stored: the store's, else
+// Neo4j's; ok is false when neither has it.
+func (s sink) storedTask(ctx context.Context, id string) (kg.Task, bool, error) {
+	t, err := s.store.Task(ctx, id)
+	if err == nil {
+		return t, true, nil
+	}
+	if !errors.Is(err, kgstore.ErrNotFound) {
+		return kg.Task{}, false, fmt.Errorf("store: %w", err)
+	}
+	if s.neo == nil {
+		return kg.Task{}, false, nil
+	}
+	t, err = s.neo.Store().Task(ctx, id)
+	if errors.Is(err, kgstore.ErrNotFound) {
+		return kg.Task{}, false, nil
+	}
+	return t, err == nil, err
+}
+
+// storedSubset is the subset an earlier command stored on a task: the
+// store's, else Neo4j's ("" when neither has the task or a subset).
+func (s sink) storedSubset(ctx context.Context, id string) (string, error) {
+	t, _, err := s.storedTask(ctx, id)
+	if err != nil || t.Subset != "" || s.neo == nil {
+		return t.Subset, err
+	}
+	nt, err := s.neo.Store().Task(ctx, id)
+	if err != nil && !errors.Is(err, kgstore.ErrNotFound) {
+		return "", err
+	}
+	return nt.Subset, nil
+}
+
+// removeStale deletes the samples of run that the store (or Neo4j) holds
+// and keep does not list, and returns them sorted.
+func (s sink) removeStale(ctx context.Context, run string, keep map[kgstore.SampleKey]bool) ([]kgstore.SampleKey, error) {
+	keys, err := s.store.Samples(ctx, run)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	var stale []kgstore.SampleKey
+	for _, k := range keys {
+		if !keep[k] {
+			stale = append(stale, k)
+			if err := s.store.DeleteSample(ctx, k); err != nil {
+				return nil, fmt.Errorf("store: %w", err)
+			}
+		}
+	}
+	if s.neo != nil {
+		if err := s.neo.Flush(ctx); err != nil {
+			return nil, fmt.Errorf("neo4j: %w", err)
+		}
+		nkeys, err := s.neo.Store().Samples(ctx, run)
+		if err != nil {
+			return nil, err
+		}
+		var nstale []kgstore.SampleKey
+		seen := map[kgstore.SampleKey]bool{}
+		for _, k := range stale {
+			seen[k] = true
+		}
+		for _, k := range nkeys {
+			if !keep[k] {
+				nstale = append(nstale, k)
+				if !seen[k] {
+					stale = append(stale, k)
+				}
+			}
+		}
+		if err := s.neo.DeleteSamples(ctx, nstale); err != nil {
+			return nil, err
+		}
+	}
+	kgstore.SortKeys(stale)
+	return stale, nil
+}
+
+func (s sink) putRun(ctx context.Context, info kgstore.RunInfo) error {
+	if err := s.store.PutRun(ctx, info); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if s.neo != nil {
+		return s.neo.PutRun(ctx, info)
 	}
 	return nil
 }

@@ -487,6 +487,15 @@ func (s *Store) Runs(ctx context.Context) ([]string, error) {
 			return nil, fmt.Errorf("kgstore/cayley: runs: %w", err)
 		}
 	}
+	err := s.runsWithInfo(ctx, r, func(run string) {
+		if !seen[run] {
+			seen[run] = true
+			runs = append(runs, run)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: runs: %w", err)
+	}
 	sort.Strings(runs)
 	return runs, nil
 }

@@ -5,7 +5,7 @@
 //
 //	(:Task {key, ns, id, language, final_query, ...})-[:HAS_TRIPLE]->(:Triple:GT {index, head, relation, tail, class, ...})
 //	(:Task)-[:HAS_NODE {pos, id, aliases}]->(:Entity {key, ns, task, name, norm})
-//	(:Sample {key, ns, run, task, sample, parse_*, metrics...})-[:OF_RUN]->(:Run {key, ns, name, model, framework})
+//	(:Sample {key, ns, run, task, sample, parse_*, metrics...})-[:OF_RUN]->(:Run {key, ns, name, model, framework, n_samples, tasks, ...})
 //	(:Sample)-[:OF_TASK]->(:Task)
 //	(:Sample)-[:HAS_TRIPLE]->(:Triple:Pred {index, head, relation, tail, class, valid})
 //	(:Triple)-[:HEAD]->(:Entity), (:Triple)-[:TAIL]->(:Entity)

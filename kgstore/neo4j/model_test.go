@@ -152,7 +152,11 @@ func (writerStore) Verdicts(context.Context, kgstore.SampleKey) (kgstore.Verdict
 func (writerStore) Neighbors(context.Context, kgstore.SampleKey, string) ([]kgstore.Edge, error) {
 	panic("unused")
 }
-func (writerStore) Close() error { return nil }
+func (writerStore) PutRun(context.Context, kgstore.RunInfo) error         { panic("unused") }
+func (writerStore) Run(context.Context, string) (kgstore.RunInfo, error)  { panic("unused") }
+func (writerStore) DeleteRun(context.Context, string) error               { panic("unused") }
+func (writerStore) DeleteSample(context.Context, kgstore.SampleKey) error { panic("unused") }
+func (writerStore) Close() error                                          { return nil }
 
 // TestReplaceCleansUp: a smaller graph leaves no stale triples, direct
 // edges, verdict edges or orphaned entities behind.

@@ -289,7 +289,7 @@ RETURN s.task, s.sample`, map[string]any{"k": s.runKey(run)})
 // Runs implements kgstore.Store.
 func (s *Store) Runs(ctx context.Context) ([]string, error) {
 	recs, err := s.read(ctx, `
-MATCH (r:Run {ns: $ns}) WHERE EXISTS { (r)<-[:OF_RUN]-(s:Sample) WHERE s.predicted OR s.judged }
+MATCH (r:Run {ns: $ns}) WHERE r.has_info OR EXISTS { (r)<-[:OF_RUN]-(s:Sample) WHERE s.predicted OR s.judged }
 RETURN r.name`, map[string]any{"ns": s.ns})
 	if err != nil {
 		return nil, err

@@ -149,7 +149,7 @@ func (w *Writer) PutVerdicts(ctx context.Context, v kgstore.Verdicts) error {
 var reserved = map[string]bool{
 	"key": true, "ns": true, "id": true, "name": true, "run": true, "task": true, "sample": true,
 	"loaded": true, "predicted": true, "judged": true, "hash": true, "hash_pred": true, "hash_verdicts": true,
-	"verdicts": true, "nodes_nil": true, "triples_nil": true,
+	"verdicts": true, "nodes_nil": true, "triples_nil": true, "has_info": true,
 }
 
 func checkProps(props map[string]any) error {

@@ -20,6 +20,7 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -51,6 +52,9 @@ func Run(t *testing.T, open func(t *testing.T) kgstore.Store) {
 		{"Context", testContext},
 		{"Concurrent", testConcurrent},
 		{"Large", testLarge},
+		{"RunInfoRoundTrip", testRunInfoRoundTrip},
+		{"DeleteSample", testDeleteSample},
+		{"DeleteRun", testDeleteRun},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,6 +90,8 @@ func RunReopen(t *testing.T, open, reopen func(t *testing.T) kgstore.Store) {
 		for _, v := range verdicts {
 			must(t, s.PutVerdicts(ctx, v), "PutVerdicts")
 		}
+		infos := RunInfos()
+		must(t, s.PutRun(ctx, infos[0]), "PutRun")
 		must(t, s.Close(), "Close")
 
 		s2 := reopen(t)
@@ -114,6 +120,7 @@ func RunReopen(t *testing.T, open, reopen func(t *testing.T) kgstore.Store) {
 		if len(edges) == 0 {
 			t.Errorf("Neighbors after reopen: no edges")
 		}
+		checkRun(t, s2, infos[0])
 	})
 }
 
@@ -724,4 +731,201 @@ func brief(v any) string {
 		s = s[:1500] + fmt.Sprintf("... (%d more bytes)", len(s)-1500)
 	}
 	return s
+}
+
+// RunInfos returns the suite's run metadata fixtures: every field set, CJK
+// and a slash in the name, an empty and a nil task list.
+func RunInfos() []kgstore.RunInfo {
+	return []kgstore.RunInfo{
+		{
+			Name: "run-a", Model: "Claude Opus 4.6", Framework: "react", Subset: "pro", Notes: "first try; temperature 0\nsecond line",
+			Source: "preds/opus/", Samples: 4, Missing: "zero", Protocol: "paper", Judge: "offline",
+			Manifest: json.RawMessage(`{"kgjudge_version":"0.1.0-dev","protocol":"paper","judge":"offline"}`),
+			Tasks:    []string{"task-001", "名前 based task / 1", "task-001"},
+			Scored:   time.Date(2026, 5, 1, 12, 30, 45, 0, time.UTC),
+		},
+		{Name: "空 run/b", Model: "模型", Samples: 1, Tasks: []string{}},
+		{Name: "bare"},
+	}
+}
+
+func checkRun(t *testing.T, s kgstore.Store, want kgstore.RunInfo) {
+	t.Helper()
+	got, err := s.Run(context.Background(), want.Name)
+	if err != nil {
+		t.Fatalf("Run(%q): %v", want.Name, err)
+	}
+	if !got.Scored.Equal(want.Scored) {
+		t.Errorf("Run(%q).Scored = %v, want %v", want.Name, got.Scored, want.Scored)
+	}
+	got.Scored, want.Scored = time.Time{}, time.Time{}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Run(%q) round trip:\n got %s\nwant %s", want.Name, brief(got), brief(want))
+	}
+}
+
+func testRunInfoRoundTrip(t *testing.T, s kgstore.Store) {
+	ctx := context.Background()
+	infos := RunInfos()
+	for _, info := range infos {
+		must(t, s.PutRun(ctx, info), "PutRun")
+	}
+	for _, info := range infos {
+		checkRun(t, s, info)
+	}
+	// A run with metadata only is listed.
+	runs, err := s.Runs(ctx)
+	must(t, err, "Runs")
+	if want := []string{"bare", "run-a", "空 run/b"}; !reflect.DeepEqual(runs, want) {
+		t.Errorf("Runs = %q, want %q", runs, want)
+	}
+	// PutRun replaces the metadata whole, and again is a no-op.
+	small := kgstore.RunInfo{Name: "run-a", Model: "other", Samples: 2}
+	must(t, s.PutRun(ctx, small), "PutRun")
+	checkRun(t, s, small)
+	must(t, s.PutRun(ctx, infos[0]), "PutRun")
+	must(t, s.PutRun(ctx, infos[0]), "PutRun")
+	checkRun(t, s, infos[0])
+	// Metadata is not a sample, and samples are not metadata.
+	keys, err := s.Samples(ctx, "run-a")
+	must(t, err, "Samples")
+	if len(keys) != 0 {
+		t.Errorf("Samples of a metadata-only run = %+v", keys)
+	}
+	p := Predictions()[0]
+	must(t, s.PutPrediction(ctx, p.Key, p.Prediction), "PutPrediction")
+	checkRun(t, s, infos[0])
+	for _, name := range []string{"no such run", "run", "run-a/x"} {
+		if _, err := s.Run(ctx, name); !errors.Is(err, kgstore.ErrNotFound) {
+			t.Errorf("Run(%q): err = %v, want ErrNotFound", name, err)
+		}
+	}
+	// A run with samples but no metadata has none.
+	if _, err := s.Run(ctx, "run/b"); !errors.Is(err, kgstore.ErrNotFound) {
+		t.Errorf("Run(run/b) before any PutRun: err = %v, want ErrNotFound", err)
+	}
+}
+
+func putAll(t *testing.T, s kgstore.Store) {
+	t.Helper()
+	ctx := context.Background()
+	for _, task := range Tasks() {
+		mustPutTask(t, s, task)
+	}
+	for _, p := range Predictions() {
+		must(t, s.PutPrediction(ctx, p.Key, p.Prediction), "PutPrediction")
+	}
+	for _, v := range VerdictSets() {
+		must(t, s.PutVerdicts(ctx, v), "PutVerdicts")
+	}
+	for _, info := range RunInfos() {
+		must(t, s.PutRun(ctx, info), "PutRun")
+	}
+}
+
+func testDeleteSample(t *testing.T, s kgstore.Store) {
+	ctx := context.Background()
+	putAll(t, s)
+	preds := Predictions()
+	gone := preds[0].Key // run-a task-001 sample 0, with verdicts
+	must(t, s.DeleteSample(ctx, gone), "DeleteSample")
+	if _, err := s.Prediction(ctx, gone); !errors.Is(err, kgstore.ErrNotFound) {
+		t.Errorf("Prediction of a deleted sample: err = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Verdicts(ctx, gone); !errors.Is(err, kgstore.ErrNotFound) {
+		t.Errorf("Verdicts of a deleted sample: err = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Neighbors(ctx, gone, "Marie Curie"); !errors.Is(err, kgstore.ErrNotFound) {
+		t.Errorf("Neighbors of a deleted sample: err = %v, want ErrNotFound", err)
+	}
+	keys, err := s.Samples(ctx, "run-a")
+	must(t, err, "Samples")
+	want := []kgstore.SampleKey{
+		{Run: "run-a", TaskID: "task-001", Sample: -1},
+		{Run: "run-a", TaskID: "task-001", Sample: 1},
+		{Run: "run-a", TaskID: "名前 based task / 1", Sample: 0},
+	}
+	if !reflect.DeepEqual(keys, want) {
+		t.Errorf("Samples(run-a) after DeleteSample = %+v, want %+v", keys, want)
+	}
+	// Siblings, the task and the run's metadata are untouched.
+	for _, p := range preds[1:] {
+		checkPrediction(t, s, p.Key, p.Prediction)
+	}
+	for _, v := range VerdictSets()[1:] {
+		checkVerdicts(t, s, v)
+	}
+	checkTask(t, s, Tasks()[0])
+	checkRun(t, s, RunInfos()[0])
+	// Again, and a sample that never was: no error.
+	must(t, s.DeleteSample(ctx, gone), "DeleteSample again")
+	must(t, s.DeleteSample(ctx, kgstore.SampleKey{Run: "nowhere", TaskID: "x", Sample: 3}), "DeleteSample of nothing")
+	// A verdict set without a prediction goes too.
+	vonly := VerdictSets()[3].Key
+	must(t, s.DeleteSample(ctx, vonly), "DeleteSample")
+	if _, err := s.Verdicts(ctx, vonly); !errors.Is(err, kgstore.ErrNotFound) {
+		t.Errorf("Verdicts of a deleted verdicts-only sample: err = %v, want ErrNotFound", err)
+	}
+	// A deleted sample can be written again.
+	must(t, s.PutPrediction(ctx, gone, preds[0].Prediction), "PutPrediction")
+	checkPrediction(t, s, gone, preds[0].Prediction)
+}
+
+func testDeleteRun(t *testing.T, s kgstore.Store) {
+	ctx := context.Background()
+	putAll(t, s)
+	must(t, s.DeleteRun(ctx, "run-a"), "DeleteRun")
+	keys, err := s.Samples(ctx, "run-a")
+	must(t, err, "Samples")
+	if len(keys) != 0 {
+		t.Errorf("Samples of a deleted run = %+v", keys)
+	}
+	for _, p := range Predictions() {
+		_, err := s.Prediction(ctx, p.Key)
+		if p.Key.Run == "run-a" {
+			if !errors.Is(err, kgstore.ErrNotFound) {
+				t.Errorf("Prediction(%+v) of a deleted run: err = %v, want ErrNotFound", p.Key, err)
+			}
+			continue
+		}
+		checkPrediction(t, s, p.Key, p.Prediction)
+	}
+	for _, v := range VerdictSets() {
+		_, err := s.Verdicts(ctx, v.Key)
+		if v.Key.Run == "run-a" {
+			if !errors.Is(err, kgstore.ErrNotFound) {
+				t.Errorf("Verdicts(%+v) of a deleted run: err = %v, want ErrNotFound", v.Key, err)
+			}
+			continue
+		}
+		checkVerdicts(t, s, v)
+	}
+	if _, err := s.Run(ctx, "run-a"); !errors.Is(err, kgstore.ErrNotFound) {
+		t.Errorf("Run of a deleted run: err = %v, want ErrNotFound", err)
+	}
+	runs, err := s.Runs(ctx)
+	must(t, err, "Runs")
+	if want := []string{"bare", "run/b", "空 run", "空 run/b"}; !reflect.DeepEqual(runs, want) {
+		t.Errorf("Runs after DeleteRun = %q, want %q", runs, want)
+	}
+	for _, task := range Tasks() {
+		checkTask(t, s, task)
+	}
+	checkRun(t, s, RunInfos()[1])
+	// A run with verdicts only, and one with metadata only.
+	must(t, s.DeleteRun(ctx, "空 run"), "DeleteRun")
+	if _, err := s.Verdicts(ctx, VerdictSets()[3].Key); !errors.Is(err, kgstore.ErrNotFound) {
+		t.Errorf("verdicts-only sample of a deleted run: err = %v, want ErrNotFound", err)
+	}
+	must(t, s.DeleteRun(ctx, "bare"), "DeleteRun")
+	must(t, s.DeleteRun(ctx, "no such run"), "DeleteRun of nothing")
+	runs, err = s.Runs(ctx)
+	must(t, err, "Runs")
+	if want := []string{"run/b", "空 run/b"}; !reflect.DeepEqual(runs, want) {
+		t.Errorf("Runs after DeleteRun = %q, want %q", runs, want)
+	}
+	// The name can be used again.
+	p := Predictions()[0]
+	must(t, s.PutPrediction(ctx, p.Key, p.Prediction), "PutPrediction")
+	checkPrediction(t, s, p.Key, p.Prediction)
 }
