@@ -1,0 +1,157 @@
+package matcher
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/kg"
+)
+
+// hugeNameFiles writes a GT task whose node name is "Node " +
+// "abcdefghij"*reps and a prediction stating its triple (and a near miss)
+// as real files, as a user would give them.
+func hugeNameFiles(t testing.TB, reps int) (gtFile, predFile, name string) {
+	dir := t.TempDir()
+	name = "Node " + strings.Repeat("abcdefghij", reps)
+	gt := map[string]any{
+		"task_id": "task_001_huge", "final_query": "q",
+		"nodes":   []map[string]string{{"node_id": "a", "node_name": name}, {"node_id": "b", "node_name": "Paris"}},
+		"triples": []map[string]string{{"head_id": "a", "relation": "located in", "tail_id": "b"}},
+	}
+	pred := []map[string]string{
+		{"head": name, "relation": "located in", "tail": "Paris"},
+		{"head": "Node abcdefghijabc", "relation": "located in", "tail": "Paris"},
+		{"head": name[:len(name)-1] + "x", "relation": "lies in", "tail": "Paris"},
+	}
+	gtFile, predFile = filepath.Join(dir, "task_001_huge.json"), filepath.Join(dir, "pred", "task_001_huge.json")
+	if err := os.MkdirAll(filepath.Dir(predFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for f, v := range map[string]any{gtFile: gt, predFile: pred} {
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return gtFile, predFile, name
+}
+
+func judgeFiles(ctx context.Context, t testing.TB, gtFile, predFile string) (kg.Task, kg.Prediction, Item) {
+	task, err := ingest.ReadTask(gtFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := ingest.ReadPredictionFile(ctx, predFile)
+	if err != nil || len(preds) != 1 {
+		t.Fatalf("%d predictions, %v", len(preds), err)
+	}
+	pred := preds[0]
+	pred.TaskID = task.ID
+	j, err := Offline{}.Judge(ctx, &task, &pred)
+	if err != nil {
+		t.Fatalf("offline judge: %v", err)
+	}
+	it, err := Score(&task, &pred, j, ProtocolPaper)
+	if err != nil {
+		t.Fatalf("score: %v", err)
+	}
+	return task, pred, it
+}
+
+// TestHugeNames: a long Latin word in a GT node name reached Bleve's fuzzy
+// query (issue 9.1: "dfa contains more than 10000 states" at ~700
+// characters, out of memory at 60,000, 16 GB for 50 MB). Matching reads
+// kg.MaxMatchBytes of a name; the verdicts and the outputs keep it whole.
+func TestHugeNames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		reps int
+		long bool
+	}{
+		{"700 letters", 70, false},
+		{"60,000 letters", 6000, false},
+		{"50 MB", 5_000_000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.long && testing.Short() {
+				t.Skip("-short: the 50 MB name is read and written several times")
+			}
+			gtFile, predFile, name := hugeNameFiles(t, tc.reps)
+			task, pred, it := judgeFiles(t.Context(), t, gtFile, predFile)
+			if task.Nodes[0].Name != name || task.Triples[0].Head != name || pred.Triples[0].Head != name {
+				t.Fatalf("the name was not kept whole: GT node %d bytes, GT head %d, predicted head %d, want %d",
+					len(task.Nodes[0].Name), len(task.Triples[0].Head), len(pred.Triples[0].Head), len(name))
+			}
+			v := it.Coverage.PerGT[0]
+			if !v.Covered || len(v.Support) == 0 || v.Support[0] != 0 {
+				t.Fatalf("GT triple 0: %s %v (%s), want covered by predicted triple 0", v.State, v.Support, v.Reason)
+			}
+			if v.GT.Head != name {
+				t.Errorf("the item's gt_triple head is %d bytes, want the whole %d", len(v.GT.Head), len(name))
+			}
+			if p := it.Validity.PerPred[1]; p.Valid {
+				t.Errorf("predicted triple 1 (%q) judged valid: %s", pred.Triples[1].Head, p.Reason)
+			}
+		})
+	}
+}
+
+// BenchmarkHugeName50MB reads, judges (offline) and scores a sample whose GT
+// node name, and the predicted triple stating it, are a 50 MB word. It
+// reports the peak live heap during the op (sampled every millisecond) next
+// to the inputs' size: the files are read whole and the name kept whole
+// (three copies of 50 MB in the prediction and the task), but matching reads
+// kg.MaxMatchBytes of it.
+//
+//	go test ./matcher -run '^$' -bench HugeName50MB -benchmem -benchtime 1x
+func BenchmarkHugeName50MB(b *testing.B) {
+	gtFile, predFile, _ := hugeNameFiles(b, 5_000_000)
+	var inputs int64
+	for _, f := range []string{gtFile, predFile} {
+		st, err := os.Stat(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		inputs += st.Size()
+	}
+	b.ReportAllocs()
+	var peak uint64
+	for b.Loop() {
+		runtime.GC()
+		stop := sampleHeap(&peak)
+		judgeFiles(b.Context(), b, gtFile, predFile)
+		stop()
+	}
+	b.ReportMetric(float64(inputs)/1e6, "input-MB")
+	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+}
+
+// sampleHeap records the largest live-heap figure seen until stop is called.
+func sampleHeap(peak *uint64) (stop func()) {
+	var done atomic.Bool
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for !done.Load() {
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > *peak {
+				*peak = v
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	return func() { done.Store(true); <-finished }
+}
