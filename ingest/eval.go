@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
@@ -176,7 +177,7 @@ var sampleName = regexp.MustCompile(`^(.*)_sample(\d+)$`)
 // (results/eval/<experiment>/<task_id>_sample<N>.json). qid and sample_idx
 // come from the content, else from the file name.
 func ReadEval(path string) (Eval, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return Eval{}, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
@@ -297,7 +298,7 @@ func ReadEvals(ctx context.Context, path string) ([]Eval, error) {
 }
 
 func readEvalJSONL(ctx context.Context, path string) ([]Eval, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
@@ -138,7 +138,7 @@ func MatchTasks(preds []kg.Prediction, taskIDs []string, mapping map[string]stri
 // or a two-column CSV/TSV (an optional header row "qid,task_id"; blank lines
 // and lines starting with # are skipped).
 func ReadMap(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
@@ -84,7 +85,7 @@ func ReadPredictions(ctx context.Context, path string) ([]kg.Prediction, error) 
 // ReadPredictionFile reads one prediction file of any supported format.
 // For trajectory JSONL, lines that parse are returned even when others fail.
 func ReadPredictionFile(ctx context.Context, path string) ([]kg.Prediction, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}

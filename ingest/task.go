@@ -11,12 +11,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
 // ReadTask reads one ground-truth task file.
 func ReadTask(path string) (kg.Task, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return kg.Task{}, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
