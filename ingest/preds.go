@@ -19,6 +19,11 @@ import (
 	"github.com/kgjudge/kgjudge/kg"
 )
 
+// ctxEvery is how many items (triples, rows) a reader handles between two
+// looks at its context: a cancelled read stops within milliseconds, and the
+// look costs nothing next to the items.
+const ctxEvery = 1024
+
 // predExts are the file kinds a directory walk of ReadPredictions takes;
 // other files (README.md, SOURCE.md, ...) are left alone. A single file
 // given by name is read whatever its extension, sniffed by content.
@@ -96,7 +101,7 @@ func ReadPredictionFile(ctx context.Context, path string) ([]kg.Prediction, erro
 	case ".jsonl", ".ndjson":
 		return DecodeJSONL(ctx, br, path)
 	case ".csv", ".tsv":
-		return decodeCSV(br, path, ext == ".tsv")
+		return decodeCSV(ctx, br, path, ext == ".tsv")
 	}
 	// Sniff the first non-space byte.
 	first, err := firstByte(br)
@@ -116,7 +121,7 @@ func ReadPredictionFile(ctx context.Context, path string) ([]kg.Prediction, erro
 		return nil, &InputError{File: path, Msg: "cannot read: " + errText(err), Err: err}
 	}
 	if looksLikeCSVHeader(data) {
-		return decodeCSV(bufio.NewReader(bytes.NewReader(data)), path, false)
+		return decodeCSV(ctx, bufio.NewReader(bytes.NewReader(data)), path, false)
 	}
 	triples, rep := ParseResponse(string(data))
 	return []kg.Prediction{{QID: qidFromName(path), Triples: triples, Report: rep, Source: path}}, nil
@@ -159,7 +164,7 @@ func decodePredJSON(ctx context.Context, data []byte, path string) ([]kg.Predict
 		if err != nil {
 			return nil, err
 		}
-		triples, rep, err := strictTriples(items, "", path, 0)
+		triples, rep, err := strictTriples(ctx, items, "", path, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +178,7 @@ func decodePredJSON(ctx context.Context, data []byte, path string) ([]kg.Predict
 	if err := json.Unmarshal(t, &m); err != nil {
 		return nil, inputErr(path, 0, "", "invalid JSON: %v", err)
 	}
-	p, err := predFromObject(m, path, 0)
+	p, err := predFromObject(ctx, m, path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +187,7 @@ func decodePredJSON(ctx context.Context, data []byte, path string) ([]kg.Predict
 
 // predFromObject turns one JSON object (a final extraction, or a sample with
 // a response) into a prediction. line is 0 outside JSONL.
-func predFromObject(m map[string]json.RawMessage, path string, line int) (kg.Prediction, error) {
+func predFromObject(ctx context.Context, m map[string]json.RawMessage, path string, line int) (kg.Prediction, error) {
 	p := kg.Prediction{Source: path}
 	if line > 0 {
 		p.Source = fmt.Sprintf("%s line %d", path, line)
@@ -213,7 +218,7 @@ func predFromObject(m map[string]json.RawMessage, path string, line int) (kg.Pre
 			err.(*InputError).Line = line
 			return p, err
 		}
-		triples, rep, err := strictTriples(items, key, path, line)
+		triples, rep, err := strictTriples(ctx, items, key, path, line)
 		if err != nil {
 			return p, err
 		}
@@ -267,11 +272,16 @@ func optScalar(m map[string]json.RawMessage, key, path string, line int) (string
 // strictTriples converts the items of a triple file: every item must be a
 // triple object (head/relation/tail or subject/predicate/object) or an
 // [h, r, t] array; non-string values are stringified.
-func strictTriples(items []json.RawMessage, parent, path string, line int) ([]kg.Triple, kg.ParseReport, error) {
+func strictTriples(ctx context.Context, items []json.RawMessage, parent, path string, line int) ([]kg.Triple, kg.ParseReport, error) {
 	var rep kg.ParseReport
 	var c conv
 	out := make([]kg.Triple, 0, len(items))
 	for i, it := range items {
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, rep, err
+			}
+		}
 		p := fmt.Sprintf("%s[%d]", parent, i)
 		t, err := strictTriple(&c, it, p, path, line)
 		if err != nil {
@@ -412,7 +422,7 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 			tripleFile.Triples = append(tripleFile.Triples, t)
 			continue
 		}
-		p, err := l.prediction(path, lineNo)
+		p, err := l.prediction(ctx, path, lineNo)
 		if err != nil {
 			errs.add(err)
 			continue
@@ -443,7 +453,7 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 	return preds, errs.orNil()
 }
 
-func (l *jsonlLine) prediction(path string, line int) (kg.Prediction, error) {
+func (l *jsonlLine) prediction(ctx context.Context, path string, line int) (kg.Prediction, error) {
 	m := map[string]json.RawMessage{}
 	for k, v := range map[string]json.RawMessage{"qid": l.QID, "sample_idx": l.SampleIdx, "response": l.Response, "triplets": l.Triplets, "triples": l.Triples} {
 		if v != nil {
@@ -456,7 +466,7 @@ func (l *jsonlLine) prediction(path string, line int) (kg.Prediction, error) {
 		}
 		return kg.Prediction{}, inputErr(path, line, "", `neither a trajectory sample ("qid", "response") nor a triple ("head", "relation", "tail")`)
 	}
-	return predFromObject(m, path, line)
+	return predFromObject(ctx, m, path, line)
 }
 
 func jsonlErr(path string, line int, data []byte, err error) error {
@@ -510,7 +520,7 @@ func looksLikeCSVHeader(data []byte) bool {
 	return false
 }
 
-func decodeCSV(br *bufio.Reader, path string, tsv bool) ([]kg.Prediction, error) {
+func decodeCSV(ctx context.Context, br *bufio.Reader, path string, tsv bool) ([]kg.Prediction, error) {
 	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
@@ -538,7 +548,12 @@ func decodeCSV(br *bufio.Reader, path string, tsv bool) ([]kg.Prediction, error)
 	byKey := map[key]int{}
 	var preds []kg.Prediction
 	names := [3]string{"head", "relation", "tail"}
-	for {
+	for n := 0; ; n++ {
+		if n%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break

@@ -3,6 +3,8 @@ package matcher
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -154,4 +156,44 @@ func sampleHeap(peak *uint64) (stop func()) {
 		}
 	}()
 	return func() { done.Store(true); <-finished }
+}
+
+// cancelAfter reports cancellation from its n+1st Err call on, so that a
+// test sees where a loop looks at its context, with no timing.
+type cancelAfter struct {
+	context.Context
+	n, calls atomic.Int64
+}
+
+func (c *cancelAfter) Err() error {
+	if c.calls.Add(1) > c.n.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestOfflineStopsWhenCancelled: the offline judge looks at its context
+// throughout (prefilter, coverage and validity loops), so that a
+// cancellation stops a big sample part-way: at every point where it is
+// first told, it returns context.Canceled and no judgement.
+func TestOfflineStopsWhenCancelled(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	task, pred, _ := synthItem(r, "task_001_cancel", 200, 600)
+	ctx := &cancelAfter{Context: context.Background()}
+	ctx.n.Store(1 << 40)
+	if _, err := (Offline{}).Judge(ctx, &task, &pred); err != nil {
+		t.Fatal(err)
+	}
+	looks := ctx.calls.Load()
+	if looks < 10 {
+		t.Fatalf("the judge looked at its context %d times over 200 x 600 triples", looks)
+	}
+	for _, n := range []int64{0, 1, looks / 4, looks / 2, looks - 1} {
+		ctx := &cancelAfter{Context: context.Background()}
+		ctx.n.Store(n)
+		j, err := (Offline{}).Judge(ctx, &task, &pred)
+		if !errors.Is(err, context.Canceled) || j.Coverage != nil {
+			t.Errorf("cancelled at look %d of %d: %v (%d verdicts)", n+1, looks, err, len(j.Coverage))
+		}
+	}
 }

@@ -59,6 +59,11 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 	supportedBy := map[int][]int{} // predicted index -> GT triples it covers directly
 	j := Judgement{Judge: "offline", Coverage: make([]kg.Verdict, len(task.Triples)), Validity: make([]kg.Validity, len(pred.Triples))}
 	for gi, gt := range task.Triples {
+		if gi%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return Judgement{}, err
+			}
+		}
 		k := gt.Triple.Key()
 		gtByKey[k] = append(gtByKey[k], gi)
 		v := kg.Verdict{GTIndex: gi, State: kg.Uncovered, Judge: "offline", Support: []int{}, Reason: "no rule matched"}
@@ -88,6 +93,11 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 		j.Coverage[gi] = v
 	}
 	for pi, t := range pred.Triples {
+		if pi%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return Judgement{}, err
+			}
+		}
 		v := kg.Validity{PredIndex: pi, State: kg.Uncovered, Judge: "offline", Support: []int{}, Reason: "no rule matched"}
 		c := res.Pred[pi]
 		cands := make([]rules.Indexed, len(c.Candidates))
