@@ -18,6 +18,7 @@ import (
 
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
+	"github.com/kgjudge/kgjudge/kgstore/lock"
 )
 
 // Memory is the path that opens a store held in memory only.
@@ -39,7 +40,8 @@ type Store struct {
 	deltas int
 	// file is the bbolt file, whose reads may panic on a damaged file (see
 	// guard); empty for other backends.
-	file string
+	file string // lock is the store directory's lock (nil in memory), held until Close.
+	lock *lock.Lock
 }
 
 // Open opens (creating if needed) the store at path: Memory for an
@@ -72,7 +74,19 @@ func OpenBackend(ctx context.Context, backend, path string) (*Store, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("kgstore/cayley: create store %s: %w", path, err)
 	}
-	return openBackend(name, path)
+	// The directory's lock first: a second writer is told who holds the
+	// store (pid and command) instead of bbolt's bare timeout.
+	lk, err := lock.Acquire(path, lock.Exclusive, "open the store")
+	if err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: %w", err)
+	}
+	s, err := openBackend(name, path)
+	if err != nil {
+		lk.Release()
+		return nil, err
+	}
+	s.lock = lk
+	return s, nil
 }
 
 // openBackend opens a registered Cayley backend by name (the benchmarks
@@ -126,6 +140,9 @@ func (s *Store) Close() error {
 	s.closed = true
 	err := s.qw.Close()
 	if cerr := s.qs.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := s.lock.Release(); err == nil {
 		err = cerr
 	}
 	return err

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/kgstore/lock"
 )
 
 // FileName is the cache file inside the cache directory.
@@ -94,6 +95,7 @@ type File struct {
 	torn int
 	// problems: see Problems.
 	problems []string
+	lock     *lock.Lock
 }
 
 var _ Store = (*File)(nil)
@@ -185,11 +187,27 @@ func scan(r io.Reader) (scanResult, error) {
 
 func endsWithNL(b []byte) bool { return len(b) > 0 && b[len(b)-1] == '\n' }
 
-// Open opens (creating) the cache in dir and loads it.
+// Open opens (creating) the cache in dir and loads it. It holds dir's lock
+// (shared: other runs may append beside it, Prune may not) until Close; a
+// Prune in progress makes it fail with a *lock.HeldError.
 func Open(dir string) (*File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("judge cache: %w", err)
 	}
+	lk, err := lock.Acquire(dir, lock.Shared, "use the judge cache")
+	if err != nil {
+		return nil, fmt.Errorf("judge cache: %w", err)
+	}
+	c, err := open(dir)
+	if err != nil {
+		lk.Release()
+		return nil, err
+	}
+	c.lock = lk
+	return c, nil
+}
+
+func open(dir string) (*File, error) {
 	path := filepath.Join(dir, FileName)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
@@ -299,6 +317,9 @@ func (c *File) Close() error {
 	}
 	err := c.f.Close()
 	c.f = nil
+	if lerr := c.lock.Release(); err == nil {
+		err = lerr
+	}
 	return err
 }
 
@@ -398,9 +419,18 @@ type PruneResult struct {
 }
 
 // Prune rewrites the cache in dir without what opts drops: it writes a new
-// file, fsyncs it and renames it over the old one. Do not run it while a
-// judge is using the directory.
+// file, fsyncs it and renames it over the old one. It holds dir's lock
+// exclusively: while a judge uses the cache it fails with a
+// *lock.HeldError naming the run's process, and nothing is changed.
 func Prune(dir string, opts PruneOptions) (PruneResult, error) {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return PruneResult{}, nil // no cache: nothing to prune
+	}
+	lk, err := lock.Acquire(dir, lock.Exclusive, "prune the judge cache")
+	if err != nil {
+		return PruneResult{}, fmt.Errorf("judge cache: %w", err)
+	}
+	defer lk.Release()
 	res, path, err := readDir(dir)
 	if err != nil {
 		return PruneResult{}, err

@@ -1,6 +1,9 @@
 package cache
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/kgstore/lock"
 )
 
 func entry(key, prompt string, at time.Time) Entry {
@@ -171,5 +175,58 @@ func TestEntryCheckSupportRange(t *testing.T) {
 	err := e.Check(6)
 	if err == nil || !strings.Contains(err.Error(), "support index 9999 is out of range for 6 candidate(s)") {
 		t.Fatalf("Check(6) = %v", err)
+	}
+}
+
+// TestPruneWhileInUse: issue 9.6: `cache prune` while a score ran on the
+// same store lost 1,260 of its 1,421 verdicts. Prune takes the cache
+// directory's lock exclusively: with a judge's cache open it fails naming
+// the holder and changes nothing; several runs may still share the cache.
+func TestPruneWhileInUse(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	run1, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run2, err := Open(dir) // a second run appending beside the first
+	if err != nil {
+		t.Fatalf("second run on the same cache: %v", err)
+	}
+	if err := run1.Put([]Entry{entry("a", "p1", now), entry("b", "p1", now)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := run2.Put([]Entry{entry("c", "p1", now)}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, FileName))
+	_, err = Prune(dir, PruneOptions{Before: now.Add(time.Hour)})
+	var he *lock.HeldError
+	if !errors.As(err, &he) || !strings.Contains(err.Error(), "cannot prune the judge cache") || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("prune while in use: %v, want a *lock.HeldError naming this process", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, FileName)); !bytes.Equal(before, after) {
+		t.Fatal("a refused prune changed the cache")
+	}
+	run1.Close()
+	if _, err := Prune(dir, PruneOptions{}); !errors.Is(err, lock.ErrHeld) {
+		t.Fatalf("prune with one run left: %v", err)
+	}
+	run2.Close()
+	res, err := Prune(dir, PruneOptions{Before: now.Add(time.Hour)})
+	if err != nil || res.Removed != 3 {
+		t.Fatalf("prune after the runs: %+v %v", res, err)
+	}
+	// And a run cannot start while a prune holds the directory.
+	lk, err := lock.Acquire(dir, lock.Exclusive, "prune the judge cache")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lk.Release()
+	if c, err := Open(dir); !errors.Is(err, lock.ErrHeld) || !strings.Contains(err.Error(), "cannot use the judge cache") {
+		if c != nil {
+			c.Close()
+		}
+		t.Fatalf("open during a prune: %v", err)
 	}
 }
