@@ -187,6 +187,7 @@ func ReadEval(path string) (Eval, error) {
 // DecodeEval decodes one evaluation record; name is used in errors, and as a
 // fallback for qid and sample_idx (`<task_id>_sample<N>.json`).
 func DecodeEval(data []byte, name string) (Eval, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	var d evalDoc
 	if err := unmarshalTop(data, &d, name, "a JSON object (an evaluation record)"); err != nil {
 		return Eval{}, err
@@ -320,6 +321,9 @@ func readEvalJSONL(ctx context.Context, path string) ([]Eval, error) {
 			return out, err
 		}
 		line := bytes.TrimSpace(buf)
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
 		if len(line) == 0 {
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
@@ -123,7 +124,11 @@ func ReadPredictionFile(ctx context.Context, path string) ([]kg.Prediction, erro
 	if looksLikeCSVHeader(data) {
 		return decodeCSV(ctx, bufio.NewReader(bytes.NewReader(data)), path, false)
 	}
+	data = bytes.TrimPrefix(data, utf8BOM)
 	triples, rep := ParseResponse(string(data))
+	if bad := badUTF8(data, 1); bad != "" {
+		rep.Notes = append(rep.Notes, bad)
+	}
 	return []kg.Prediction{{QID: qidFromName(path), Triples: triples, Report: rep, Source: path}}, nil
 }
 
@@ -138,7 +143,7 @@ func firstByte(br *bufio.Reader) (byte, error) {
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return 0, err
 	}
-	b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")))
+	b = bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))
 	if len(b) == 0 {
 		return 0, nil
 	}
@@ -146,7 +151,27 @@ func firstByte(br *bufio.Reader) (byte, error) {
 }
 
 func decodePredJSON(ctx context.Context, data []byte, path string) ([]kg.Prediction, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimPrefix(data, utf8BOM)
+	preds, err := decodePredJSONData(ctx, data, path)
+	if bad := badUTF8(data, 1); bad != "" && !jsonLines(data) {
+		for i := range preds {
+			preds[i].Report.Notes = append(preds[i].Report.Notes, bad)
+		}
+	}
+	return preds, err
+}
+
+// jsonLines: data is JSON lines (DecodeJSONL notes their UTF-8 per line).
+func jsonLines(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	if json.Valid(t) {
+		return false
+	}
+	nl := bytes.IndexByte(t, '\n')
+	return nl > 0 && json.Valid(bytes.TrimSpace(t[:nl]))
+}
+
+func decodePredJSONData(ctx context.Context, data []byte, path string) ([]kg.Prediction, error) {
 	t := bytes.TrimSpace(data)
 	if len(t) == 0 {
 		return []kg.Prediction{{QID: qidFromName(path), Report: kg.ParseReport{Status: kg.ParseEmpty, Method: "json", Notes: []string{"empty file"}}, Source: path}}, nil
@@ -370,6 +395,7 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 		buf        []byte
 		lineNo     int
 		tripleFile *kg.Prediction
+		badLines   []string // invalid UTF-8 of a triple file's lines
 		c          conv
 		nextSample = map[string]int{}
 	)
@@ -390,9 +416,13 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 			}
 		}
 		line := bytes.TrimSpace(buf)
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
 		if len(line) == 0 {
 			continue
 		}
+		bad := badUTF8(line, lineNo)
 		if line[0] == '[' { // [h, r, t] per line
 			if tripleFile == nil {
 				tripleFile = &kg.Prediction{QID: qidFromName(path), Source: path}
@@ -403,6 +433,9 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 				continue
 			}
 			tripleFile.Triples = append(tripleFile.Triples, t)
+			if bad != "" {
+				badLines = append(badLines, bad)
+			}
 			continue
 		}
 		var l jsonlLine
@@ -420,6 +453,9 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 				continue
 			}
 			tripleFile.Triples = append(tripleFile.Triples, t)
+			if bad != "" {
+				badLines = append(badLines, bad)
+			}
 			continue
 		}
 		p, err := l.prediction(ctx, path, lineNo)
@@ -430,6 +466,9 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 		if l.SampleIdx == nil || isNull(l.SampleIdx) {
 			p.SampleIdx = nextSample[p.QID]
 		}
+		if bad != "" {
+			p.Report.Notes = append(p.Report.Notes, bad)
+		}
 		nextSample[p.QID] = p.SampleIdx + 1
 		preds = append(preds, p)
 	}
@@ -439,6 +478,7 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 		}
 		rep := &tripleFile.Report
 		c.fill(rep)
+		rep.Notes = append(rep.Notes, summarizeBad(badLines)...)
 		rep.Method = "jsonl"
 		rep.Triples = len(tripleFile.Triples)
 		rep.Status = kg.ParseClean
@@ -546,6 +586,7 @@ func decodeCSV(ctx context.Context, br *bufio.Reader, path string, tsv bool) ([]
 		sample int
 	}
 	byKey := map[key]int{}
+	badAt := map[int][]string{} // prediction -> its first invalid UTF-8 note
 	var preds []kg.Prediction
 	names := [3]string{"head", "relation", "tail"}
 	for n := 0; ; n++ {
@@ -590,12 +631,22 @@ func decodeCSV(ctx context.Context, br *bufio.Reader, path string, tsv bool) ([]
 			preds = append(preds, kg.Prediction{QID: k.qid, SampleIdx: k.sample, Source: path})
 		}
 		preds[i].Triples = append(preds[i].Triples, kg.Triple{Head: vals[0], Relation: vals[1], Tail: vals[2]})
+		for _, v := range vals {
+			if !utf8.ValidString(v) && len(badAt[i]) < 1 {
+				badAt[i] = append(badAt[i], fmt.Sprintf("%s: in line %d: each invalid byte sequence replaced by U+FFFD", invalidUTF8Note, line))
+				break
+			}
+		}
+		for k, v := range vals {
+			vals[k] = strings.ToValidUTF8(v, "\uFFFD")
+		}
+		preds[i].Triples[len(preds[i].Triples)-1] = kg.Triple{Head: vals[0], Relation: vals[1], Tail: vals[2]}
 	}
 	if len(preds) == 0 {
 		preds = append(preds, kg.Prediction{QID: qidFromName(path), Source: path})
 	}
 	for i := range preds {
-		preds[i].Report = kg.ParseReport{Status: kg.ParseClean, Method: "csv", Triples: len(preds[i].Triples)}
+		preds[i].Report = kg.ParseReport{Status: kg.ParseClean, Method: "csv", Triples: len(preds[i].Triples), Notes: badAt[i]}
 		if len(preds[i].Triples) == 0 {
 			preds[i].Report.Status = kg.ParseEmpty
 		}
