@@ -164,7 +164,7 @@ func TestInvalidUTF8Reported(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name, file, data, want string
-		line               int // of the warning (JSONL samples)
+		line                   int // of the warning (JSONL samples)
 	}{
 		{"JSON list", "p.json", "[{\"head\": \"A\", \"relation\": \"r\",\n \"tail\": \"B\xff\"}]", "1 invalid byte(s), the first at line 2 byte 12", 0},
 		{"JSONL triples", "p.jsonl", "{\"head\": \"A\", \"relation\": \"r\", \"tail\": \"B\"}\n{\"head\": \"A\xe2\x82\", \"relation\": \"s\", \"tail\": \"C\xff\"}\n{\"head\": \"A\xff\", \"relation\": \"s\", \"tail\": \"D\"}\n",
