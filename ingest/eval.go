@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -304,12 +305,19 @@ func readEvalJSONL(ctx context.Context, path string) ([]Eval, error) {
 		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 256<<10)
+	return decodeEvalJSONL(ctx, f, path)
+}
+
+// decodeEvalJSONL reads trajectory lines, keeping those that end with the
+// evaluation keys; path is used in errors and for the default qid.
+func decodeEvalJSONL(ctx context.Context, r io.Reader, path string) ([]Eval, error) {
+	br := bufio.NewReaderSize(r, 256<<10)
 	var (
 		out    []Eval
 		errs   FileErrors
 		buf    []byte
 		lineNo int
+		err    error
 	)
 	for {
 		buf, err = readLine(br, buf)

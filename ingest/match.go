@@ -155,6 +155,11 @@ func ReadMap(path string) (map[string]string, error) {
 	if err != nil {
 		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
+	return DecodeMap(data, path)
+}
+
+// DecodeMap decodes a ReadMap mapping; path is used in errors.
+func DecodeMap(data []byte, path string) (map[string]string, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
 		var raw map[string]json.RawMessage
