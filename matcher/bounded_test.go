@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -19,26 +20,36 @@ import (
 )
 
 // hugeNameFiles writes a GT task whose node name is "Node " +
-// "abcdefghij"*reps and a prediction stating its triple (and a near miss)
+// "abcdefghij"*reps and a prediction stating its triple (and near misses)
 // as real files, as a user would give them.
 func hugeNameFiles(t testing.TB, reps int) (gtFile, predFile, name string) {
-	dir := t.TempDir()
 	name = "Node " + strings.Repeat("abcdefghij", reps)
-	gt := map[string]any{
+	gtFile, predFile = hugeFiles(t, kg.Triple{Head: name, Relation: "located in", Tail: "Paris"})
+	return gtFile, predFile, name
+}
+
+// hugeFiles writes a GT task of the one triple gt (id-based: its head and
+// tail are nodes) and a prediction stating it, then a near miss (the first
+// 20 bytes of each part), then a variant with "x" for its last byte.
+func hugeFiles(t testing.TB, gt kg.Triple) (gtFile, predFile string) {
+	dir := t.TempDir()
+	cut := func(s string) string { return s[:min(len(s), 20)] }
+	last := func(s string) string { return s[:len(s)-1] + "x" }
+	task := map[string]any{
 		"task_id": "task_001_huge", "final_query": "q",
-		"nodes":   []map[string]string{{"node_id": "a", "node_name": name}, {"node_id": "b", "node_name": "Paris"}},
-		"triples": []map[string]string{{"head_id": "a", "relation": "located in", "tail_id": "b"}},
+		"nodes":   []map[string]string{{"node_id": "a", "node_name": gt.Head}, {"node_id": "b", "node_name": gt.Tail}},
+		"triples": []map[string]string{{"head_id": "a", "relation": gt.Relation, "tail_id": "b"}},
 	}
 	pred := []map[string]string{
-		{"head": name, "relation": "located in", "tail": "Paris"},
-		{"head": "Node abcdefghijabc", "relation": "located in", "tail": "Paris"},
-		{"head": name[:len(name)-1] + "x", "relation": "lies in", "tail": "Paris"},
+		{"head": gt.Head, "relation": gt.Relation, "tail": gt.Tail},
+		{"head": cut(gt.Head) + " near", "relation": cut(gt.Relation), "tail": cut(gt.Tail) + " miss"},
+		{"head": last(gt.Head), "relation": "lies in", "tail": last(gt.Tail)},
 	}
 	gtFile, predFile = filepath.Join(dir, "task_001_huge.json"), filepath.Join(dir, "pred", "task_001_huge.json")
 	if err := os.MkdirAll(filepath.Dir(predFile), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for f, v := range map[string]any{gtFile: gt, predFile: pred} {
+	for f, v := range map[string]any{gtFile: task, predFile: pred} {
 		data, err := json.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
@@ -47,7 +58,7 @@ func hugeNameFiles(t testing.TB, reps int) (gtFile, predFile, name string) {
 			t.Fatal(err)
 		}
 	}
-	return gtFile, predFile, name
+	return gtFile, predFile
 }
 
 func judgeFiles(ctx context.Context, t testing.TB, gtFile, predFile string) (kg.Task, kg.Prediction, Item) {
@@ -105,6 +116,43 @@ func TestHugeNames(t *testing.T) {
 			}
 			if p := it.Validity.PerPred[1]; p.Valid {
 				t.Errorf("predicted triple 1 (%q) judged valid: %s", pred.Triples[1].Head, p.Reason)
+			}
+		})
+	}
+}
+
+// TestHugeValues: long values in every part of a triple, shaped to reach
+// each matcher's own splitting (name parts split at commas and slashes,
+// CJK bigrams, values with digits, relation concepts). Before matching read
+// a bounded prefix, a tail of 32,000 comma-separated items took 337 s in
+// matcher/rules (distinctRest compared every part with every other).
+func TestHugeValues(t *testing.T) {
+	items := func(n int, f string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fmt.Sprintf(f, i%7)
+		}
+		return strings.Join(parts, ", ")
+	}
+	const n = 200_000
+	for _, tc := range []struct {
+		name string
+		gt   kg.Triple
+	}{
+		{"tail of comma-separated values with digits", kg.Triple{Head: "Kyoto", Relation: "price", Tail: "12 " + items(n, "abc 1,2 x%d")}},
+		{"head of comma-separated names", kg.Triple{Head: "A, " + items(n, "Node x%d"), Relation: "located in", Tail: "Japan"}},
+		{"relation of slash-separated concepts", kg.Triple{Head: "Kyoto", Relation: "in / " + strings.ReplaceAll(items(n, "价格 %d"), ", ", " / "), Tail: "Japan"}},
+		{"CJK name", kg.Triple{Head: strings.Repeat("京都", 3*n), Relation: "位于", Tail: "日本"}},
+		{"one long word in the tail", kg.Triple{Head: "Kyoto", Relation: "motto", Tail: strings.Repeat("abcdefghij", n)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gtFile, predFile := hugeFiles(t, tc.gt)
+			task, _, it := judgeFiles(t.Context(), t, gtFile, predFile)
+			if task.Triples[0].Triple != tc.gt {
+				t.Fatal("the GT triple was not kept whole")
+			}
+			if v := it.Coverage.PerGT[0]; !v.Covered || len(v.Support) == 0 || v.Support[0] != 0 {
+				t.Fatalf("GT triple 0: %s %v (%s), want covered by predicted triple 0", v.State, v.Support, v.Reason)
 			}
 		})
 	}
