@@ -14,7 +14,6 @@ import (
 	"github.com/kgjudge/kgjudge/kgstore/storetest"
 )
 
-
 // noServer says why the Neo4j tests skip; empty when a server is there.
 var noServer string
 
