@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
@@ -29,7 +29,7 @@ type UserAliases struct {
 // ids are in data/relation_concepts.tsv; a new id creates a concept).
 // Errors name the file and line.
 func LoadAliasFile(path string) (*UserAliases, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

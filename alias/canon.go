@@ -119,6 +119,9 @@ const (
 // currencies are listed in data/units.tsv. Canon is pure, idempotent and
 // linear in len(s) (FuzzCanon checks the first two).
 func Canon(s string) string {
+	// Matching reads a bounded prefix (kg.MaxMatchBytes): every step below
+	// is linear or worse in the length.
+	s = kg.MatchText(s)
 	// Invalid bytes become U+FFFD first, for both readings: kg.Normalize
 	// leaves text after an invalid byte unnormalised ("\xf1¾" would stay
 	// "¾" while Canon("¾") is "3 4"), which broke idempotence.

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/kgjudge/kgjudge/kg"
 )
 
 // How says why a hit was returned. It is a hint for a judge or a report,
@@ -56,6 +59,16 @@ const (
 	// extraHits are fetched beyond k so that ties at the cut are ordered
 	// by text, not by Bleve's internal document order.
 	extraHits = 16
+	// maxFuzzyRunes is the longest word searched up to a typo. Bleve
+	// builds a Levenshtein automaton per fuzzy term whose size grows with
+	// the term: at ~700 letters it fails ("dfa contains more than 10000
+	// states"), at 60,000 it exhausts memory. No real word is this long,
+	// and a typo in a longer token is not what fuzzy search is for.
+	maxFuzzyRunes = 32
+	// maxFuzzyTerms bounds the fuzzy terms of one query (each costs an
+	// automaton and a term-dictionary walk); the longest words are kept,
+	// as they say the most.
+	maxFuzzyTerms = 8
 )
 
 // Option configures Build.
@@ -156,11 +169,14 @@ func (ix *Index) load(ctx context.Context, entities, relations []string, aliases
 			}
 			seen[t] = true
 			id := prefix + strconv.Itoa(len(seen))
-			d := &doc{text: t, key: Canon(t), tokens: ix.tokens(t), concepts: ix.concepts.Of(t), han: hasHan(t)}
+			// The document keeps t whole (hits return it); what is
+			// analysed and indexed is the prefix matching reads.
+			m := kg.MatchText(t)
+			d := &doc{text: t, key: Canon(m), tokens: ix.tokens(m), concepts: ix.concepts.Of(m), han: hasHan(m)}
 			ix.docs[id] = d
 			if err := b.Index(id, map[string]interface{}{
 				fieldKind:    kind,
-				fieldText:    t,
+				fieldText:    m,
 				fieldExact:   d.key,
 				fieldConcept: d.concepts,
 			}); err != nil {
@@ -250,6 +266,7 @@ func (ix *Index) search(ctx context.Context, kind, q string, k int) ([]Hit, erro
 	if k <= 0 || q == "" {
 		return nil, nil
 	}
+	q = kg.MatchText(q)
 	key := Canon(q)
 	qTokens := ix.tokens(q)
 	aliasNames, aliasKeys := ix.aliasMembers(key)
@@ -289,8 +306,8 @@ func (ix *Index) search(ctx context.Context, kind, q string, k int) ([]Hit, erro
 		}
 		should = append(should, tq)
 	}
-	for _, t := range sortedKeys(qTokens) {
-		if n := len([]rune(t)); n >= 5 && latinWord([]byte(t)) {
+	for _, t := range fuzzyTerms(qTokens) {
+		if n := utf8.RuneCountInString(t); n >= 5 {
 			fq := bleve.NewFuzzyQuery(t)
 			fq.SetField(fieldText)
 			fq.SetFuzziness(1)
@@ -383,6 +400,24 @@ func intersects(a, b []string) bool {
 		}
 	}
 	return false
+}
+
+// fuzzyTerms are the query's Latin words searched up to a typo: words of
+// 5 to maxFuzzyRunes letters, at most maxFuzzyTerms of them (the longest,
+// ties in text order), in text order.
+func fuzzyTerms(tokens map[string]bool) []string {
+	var out []string
+	for _, t := range sortedKeys(tokens) {
+		if n := utf8.RuneCountInString(t); n >= 5 && n <= maxFuzzyRunes && latinWord([]byte(t)) {
+			out = append(out, t)
+		}
+	}
+	if len(out) > maxFuzzyTerms {
+		sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+		out = out[:maxFuzzyTerms]
+		sort.Strings(out)
+	}
+	return out
 }
 
 func sortedKeys(m map[string]bool) []string {

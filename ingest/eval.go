@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
@@ -184,7 +186,7 @@ var sampleName = regexp.MustCompile(`^(.*)_sample(\d+)$`)
 // (results/eval/<experiment>/<task_id>_sample<N>.json). qid and sample_idx
 // come from the content, else from the file name.
 func ReadEval(path string) (Eval, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return Eval{}, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
@@ -194,6 +196,7 @@ func ReadEval(path string) (Eval, error) {
 // DecodeEval decodes one evaluation record; name is used in errors, and as a
 // fallback for qid and sample_idx (`<task_id>_sample<N>.json`).
 func DecodeEval(data []byte, name string) (Eval, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	var d evalDoc
 	if err := unmarshalTop(data, &d, name, "a JSON object (an evaluation record)"); err != nil {
 		return Eval{}, err
@@ -306,17 +309,24 @@ func ReadEvals(ctx context.Context, path string) ([]Eval, error) {
 }
 
 func readEvalJSONL(ctx context.Context, path string) ([]Eval, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 256<<10)
+	return decodeEvalJSONL(ctx, f, path)
+}
+
+// decodeEvalJSONL reads trajectory lines, keeping those that end with the
+// evaluation keys; path is used in errors and for the default qid.
+func decodeEvalJSONL(ctx context.Context, r io.Reader, path string) ([]Eval, error) {
+	br := bufio.NewReaderSize(r, 256<<10)
 	var (
 		out    []Eval
 		errs   FileErrors
 		buf    []byte
 		lineNo int
+		err    error
 	)
 	for {
 		buf, err = readLine(br, buf)
@@ -328,6 +338,9 @@ func readEvalJSONL(ctx context.Context, path string) ([]Eval, error) {
 			return out, err
 		}
 		line := bytes.TrimSpace(buf)
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
 		if len(line) == 0 {
 			continue
 		}

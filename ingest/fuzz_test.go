@@ -44,6 +44,8 @@ func FuzzDecodeTask(f *testing.F) {
 	}
 	f.Add([]byte(`{"task_id": "t", "triples": [{"head": "a", "relation": "r", "tail": "b", "weight": 1.5, "stage": 2}]}`))
 	f.Add([]byte(`{"task_id": "t", "nodes": [{"node_id": 1, "node_name": "A", "aliases": ["x"]}], "triples": [{"head_id": 1, "relation": "r", "tail_id": 2}]}`))
+	f.Add([]byte("\xef\xbb\xbf{\"task_id\": \"t\", \"triples\": [{\"head\": \"a\xff\", \"relation\": \"r\", \"tail\": \"b\"}]}"))
+	f.Add([]byte(`{"task_id": "t", "nodes": [{"node_id": "a", "node_name": "A"}, {"node_id": "a", "node_name": "B"}], "triples": []}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		task, err := DecodeTask(bytes.NewReader(data), "fuzz.json")
 		if err != nil {
@@ -54,6 +56,11 @@ func FuzzDecodeTask(f *testing.F) {
 		}
 		if task.ID == "" {
 			t.Fatal("task without id")
+		}
+		for _, w := range TaskWarnings(&task) {
+			if w.File != "fuzz.json" || w.Msg == "" {
+				t.Fatalf("warning %+v", w)
+			}
 		}
 		ids := map[string]string{}
 		for _, n := range task.Nodes {

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
@@ -25,6 +25,8 @@ type MatchError struct {
 	BadMap []string
 	// Duplicates lists (task, sample) pairs given by more than one prediction.
 	Duplicates []string
+	// Tasks are the task ids there were to match (for the message).
+	Tasks []string
 }
 
 func (e *MatchError) Error() string {
@@ -32,6 +34,16 @@ func (e *MatchError) Error() string {
 	b.WriteString("ingest: predictions do not match the tasks:")
 	for _, o := range e.Orphans {
 		fmt.Fprintf(&b, "\n  no task for qid %s", o)
+	}
+	if len(e.Orphans) > 0 {
+		// Say what there was to match against: an empty or wrong ground
+		// truth shows at once.
+		switch n := len(e.Tasks); {
+		case n == 0:
+			b.WriteString("\n  (the ground truth has no task at all)")
+		default:
+			fmt.Fprintf(&b, "\n  (a qid matches a task id, a mapping entry, or a task_<number> id; the ground truth has %d task(s): %s)", n, listSome(quoteAll(e.Tasks)))
+		}
 	}
 	qids := make([]string, 0, len(e.Ambiguous))
 	for q := range e.Ambiguous {
@@ -79,7 +91,8 @@ func MatchTasks(preds []kg.Prediction, taskIDs []string, mapping map[string]stri
 	for n := range byNum {
 		sort.Strings(byNum[n])
 	}
-	e := &MatchError{Ambiguous: map[string][]string{}}
+	e := &MatchError{Ambiguous: map[string][]string{}, Tasks: append([]string(nil), taskIDs...)}
+	sort.Strings(e.Tasks)
 	seenOrphan := map[string]bool{}
 	seenBadMap := map[string]bool{}
 	type key struct {
@@ -138,11 +151,16 @@ func MatchTasks(preds []kg.Prediction, taskIDs []string, mapping map[string]stri
 // or a two-column CSV/TSV (an optional header row "qid,task_id"; blank lines
 // and lines starting with # are skipped).
 func ReadMap(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	return DecodeMap(data, path)
+}
+
+// DecodeMap decodes a ReadMap mapping; path is used in errors.
+func DecodeMap(data []byte, path string) (map[string]string, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
 		var raw map[string]json.RawMessage
 		if err := unmarshalTop(t, &raw, path, "a JSON object"); err != nil {
@@ -192,4 +210,12 @@ func ReadMap(path string) (map[string]string, error) {
 		out[q] = t
 	}
 	return out, nil
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }

@@ -14,9 +14,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
 )
+
+// ctxEvery is how many items (triples, rows) a reader handles between two
+// looks at its context: a cancelled read stops within milliseconds, and the
+// look costs nothing next to the items.
+const ctxEvery = 1024
 
 // predExts are the file kinds a directory walk of ReadPredictions takes;
 // other files (README.md, SOURCE.md, ...) are left alone. A single file
@@ -84,7 +91,7 @@ func ReadPredictions(ctx context.Context, path string) ([]kg.Prediction, error) 
 // ReadPredictionFile reads one prediction file of any supported format.
 // For trajectory JSONL, lines that parse are returned even when others fail.
 func ReadPredictionFile(ctx context.Context, path string) ([]kg.Prediction, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
@@ -95,7 +102,7 @@ func ReadPredictionFile(ctx context.Context, path string) ([]kg.Prediction, erro
 	case ".jsonl", ".ndjson":
 		return DecodeJSONL(ctx, br, path)
 	case ".csv", ".tsv":
-		return decodeCSV(br, path, ext == ".tsv")
+		return decodeCSV(ctx, br, path, ext == ".tsv")
 	}
 	// Sniff the first non-space byte.
 	first, err := firstByte(br)
@@ -115,9 +122,13 @@ func ReadPredictionFile(ctx context.Context, path string) ([]kg.Prediction, erro
 		return nil, &InputError{File: path, Msg: "cannot read: " + errText(err), Err: err}
 	}
 	if looksLikeCSVHeader(data) {
-		return decodeCSV(bufio.NewReader(bytes.NewReader(data)), path, false)
+		return decodeCSV(ctx, bufio.NewReader(bytes.NewReader(data)), path, false)
 	}
+	data = bytes.TrimPrefix(data, utf8BOM)
 	triples, rep := ParseResponse(string(data))
+	if bad := badUTF8(data, 1); bad != "" {
+		rep.Notes = append(rep.Notes, bad)
+	}
 	return []kg.Prediction{{QID: qidFromName(path), Triples: triples, Report: rep, Source: path}}, nil
 }
 
@@ -132,7 +143,7 @@ func firstByte(br *bufio.Reader) (byte, error) {
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return 0, err
 	}
-	b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")))
+	b = bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))
 	if len(b) == 0 {
 		return 0, nil
 	}
@@ -140,7 +151,27 @@ func firstByte(br *bufio.Reader) (byte, error) {
 }
 
 func decodePredJSON(ctx context.Context, data []byte, path string) ([]kg.Prediction, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimPrefix(data, utf8BOM)
+	preds, err := decodePredJSONData(ctx, data, path)
+	if bad := badUTF8(data, 1); bad != "" && !jsonLines(data) {
+		for i := range preds {
+			preds[i].Report.Notes = append(preds[i].Report.Notes, bad)
+		}
+	}
+	return preds, err
+}
+
+// jsonLines: data is JSON lines (DecodeJSONL notes their UTF-8 per line).
+func jsonLines(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	if json.Valid(t) {
+		return false
+	}
+	nl := bytes.IndexByte(t, '\n')
+	return nl > 0 && json.Valid(bytes.TrimSpace(t[:nl]))
+}
+
+func decodePredJSONData(ctx context.Context, data []byte, path string) ([]kg.Prediction, error) {
 	t := bytes.TrimSpace(data)
 	if len(t) == 0 {
 		return []kg.Prediction{{QID: qidFromName(path), Report: kg.ParseReport{Status: kg.ParseEmpty, Method: "json", Notes: []string{"empty file"}}, Source: path}}, nil
@@ -158,7 +189,7 @@ func decodePredJSON(ctx context.Context, data []byte, path string) ([]kg.Predict
 		if err != nil {
 			return nil, err
 		}
-		triples, rep, err := strictTriples(items, "", path, 0)
+		triples, rep, err := strictTriples(ctx, items, "", path, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +203,7 @@ func decodePredJSON(ctx context.Context, data []byte, path string) ([]kg.Predict
 	if err := json.Unmarshal(t, &m); err != nil {
 		return nil, inputErr(path, 0, "", "invalid JSON: %v", err)
 	}
-	p, err := predFromObject(m, path, 0)
+	p, err := predFromObject(ctx, m, path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +212,7 @@ func decodePredJSON(ctx context.Context, data []byte, path string) ([]kg.Predict
 
 // predFromObject turns one JSON object (a final extraction, or a sample with
 // a response) into a prediction. line is 0 outside JSONL.
-func predFromObject(m map[string]json.RawMessage, path string, line int) (kg.Prediction, error) {
+func predFromObject(ctx context.Context, m map[string]json.RawMessage, path string, line int) (kg.Prediction, error) {
 	p := kg.Prediction{Source: path}
 	if line > 0 {
 		p.Source = fmt.Sprintf("%s line %d", path, line)
@@ -212,7 +243,7 @@ func predFromObject(m map[string]json.RawMessage, path string, line int) (kg.Pre
 			err.(*InputError).Line = line
 			return p, err
 		}
-		triples, rep, err := strictTriples(items, key, path, line)
+		triples, rep, err := strictTriples(ctx, items, key, path, line)
 		if err != nil {
 			return p, err
 		}
@@ -266,11 +297,16 @@ func optScalar(m map[string]json.RawMessage, key, path string, line int) (string
 // strictTriples converts the items of a triple file: every item must be a
 // triple object (head/relation/tail or subject/predicate/object) or an
 // [h, r, t] array; non-string values are stringified.
-func strictTriples(items []json.RawMessage, parent, path string, line int) ([]kg.Triple, kg.ParseReport, error) {
+func strictTriples(ctx context.Context, items []json.RawMessage, parent, path string, line int) ([]kg.Triple, kg.ParseReport, error) {
 	var rep kg.ParseReport
 	var c conv
 	out := make([]kg.Triple, 0, len(items))
 	for i, it := range items {
+		if i%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, rep, err
+			}
+		}
 		p := fmt.Sprintf("%s[%d]", parent, i)
 		t, err := strictTriple(&c, it, p, path, line)
 		if err != nil {
@@ -359,6 +395,7 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 		buf        []byte
 		lineNo     int
 		tripleFile *kg.Prediction
+		badLines   []string // invalid UTF-8 of a triple file's lines
 		c          conv
 		nextSample = map[string]int{}
 	)
@@ -379,9 +416,13 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 			}
 		}
 		line := bytes.TrimSpace(buf)
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
 		if len(line) == 0 {
 			continue
 		}
+		bad := badUTF8(line, lineNo)
 		if line[0] == '[' { // [h, r, t] per line
 			if tripleFile == nil {
 				tripleFile = &kg.Prediction{QID: qidFromName(path), Source: path}
@@ -392,6 +433,9 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 				continue
 			}
 			tripleFile.Triples = append(tripleFile.Triples, t)
+			if bad != "" {
+				badLines = append(badLines, bad)
+			}
 			continue
 		}
 		var l jsonlLine
@@ -409,15 +453,21 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 				continue
 			}
 			tripleFile.Triples = append(tripleFile.Triples, t)
+			if bad != "" {
+				badLines = append(badLines, bad)
+			}
 			continue
 		}
-		p, err := l.prediction(path, lineNo)
+		p, err := l.prediction(ctx, path, lineNo)
 		if err != nil {
 			errs.add(err)
 			continue
 		}
 		if l.SampleIdx == nil || isNull(l.SampleIdx) {
 			p.SampleIdx = nextSample[p.QID]
+		}
+		if bad != "" {
+			p.Report.Notes = append(p.Report.Notes, bad)
 		}
 		nextSample[p.QID] = p.SampleIdx + 1
 		preds = append(preds, p)
@@ -428,6 +478,7 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 		}
 		rep := &tripleFile.Report
 		c.fill(rep)
+		rep.Notes = append(rep.Notes, summarizeBad(badLines)...)
 		rep.Method = "jsonl"
 		rep.Triples = len(tripleFile.Triples)
 		rep.Status = kg.ParseClean
@@ -442,7 +493,7 @@ func DecodeJSONL(ctx context.Context, r *bufio.Reader, path string) ([]kg.Predic
 	return preds, errs.orNil()
 }
 
-func (l *jsonlLine) prediction(path string, line int) (kg.Prediction, error) {
+func (l *jsonlLine) prediction(ctx context.Context, path string, line int) (kg.Prediction, error) {
 	m := map[string]json.RawMessage{}
 	for k, v := range map[string]json.RawMessage{"qid": l.QID, "sample_idx": l.SampleIdx, "response": l.Response, "triplets": l.Triplets, "triples": l.Triples} {
 		if v != nil {
@@ -455,7 +506,7 @@ func (l *jsonlLine) prediction(path string, line int) (kg.Prediction, error) {
 		}
 		return kg.Prediction{}, inputErr(path, line, "", `neither a trajectory sample ("qid", "response") nor a triple ("head", "relation", "tail")`)
 	}
-	return predFromObject(m, path, line)
+	return predFromObject(ctx, m, path, line)
 }
 
 func jsonlErr(path string, line int, data []byte, err error) error {
@@ -509,7 +560,7 @@ func looksLikeCSVHeader(data []byte) bool {
 	return false
 }
 
-func decodeCSV(br *bufio.Reader, path string, tsv bool) ([]kg.Prediction, error) {
+func decodeCSV(ctx context.Context, br *bufio.Reader, path string, tsv bool) ([]kg.Prediction, error) {
 	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
@@ -535,9 +586,15 @@ func decodeCSV(br *bufio.Reader, path string, tsv bool) ([]kg.Prediction, error)
 		sample int
 	}
 	byKey := map[key]int{}
+	badAt := map[int][]string{} // prediction -> its first invalid UTF-8 note
 	var preds []kg.Prediction
 	names := [3]string{"head", "relation", "tail"}
-	for {
+	for n := 0; ; n++ {
+		if n%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
@@ -574,12 +631,22 @@ func decodeCSV(br *bufio.Reader, path string, tsv bool) ([]kg.Prediction, error)
 			preds = append(preds, kg.Prediction{QID: k.qid, SampleIdx: k.sample, Source: path})
 		}
 		preds[i].Triples = append(preds[i].Triples, kg.Triple{Head: vals[0], Relation: vals[1], Tail: vals[2]})
+		for _, v := range vals {
+			if !utf8.ValidString(v) && len(badAt[i]) < 1 {
+				badAt[i] = append(badAt[i], fmt.Sprintf("%s: in line %d: each invalid byte sequence replaced by U+FFFD", invalidUTF8Note, line))
+				break
+			}
+		}
+		for k, v := range vals {
+			vals[k] = strings.ToValidUTF8(v, "\uFFFD")
+		}
+		preds[i].Triples[len(preds[i].Triples)-1] = kg.Triple{Head: vals[0], Relation: vals[1], Tail: vals[2]}
 	}
 	if len(preds) == 0 {
 		preds = append(preds, kg.Prediction{QID: qidFromName(path), Source: path})
 	}
 	for i := range preds {
-		preds[i].Report = kg.ParseReport{Status: kg.ParseClean, Method: "csv", Triples: len(preds[i].Triples)}
+		preds[i].Report = kg.ParseReport{Status: kg.ParseClean, Method: "csv", Triples: len(preds[i].Triples), Notes: badAt[i]}
 		if len(preds[i].Triples) == 0 {
 			preds[i].Report.Status = kg.ParseEmpty
 		}

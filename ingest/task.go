@@ -11,12 +11,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
 // ReadTask reads one ground-truth task file.
 func ReadTask(path string) (kg.Task, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return kg.Task{}, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
@@ -45,6 +46,11 @@ func DecodeTask(r io.Reader, name string) (kg.Task, error) {
 
 func decodeTask(data []byte, name string) (kg.Task, error) {
 	task := kg.Task{Source: name}
+	// A UTF-8 byte order mark (Windows editors write one) is not JSON.
+	data = bytes.TrimPrefix(data, utf8BOM)
+	if bad := badUTF8(data, 1); bad != "" {
+		addWarning(&task, "file", "%s", bad)
+	}
 	var top map[string]json.RawMessage
 	if err := unmarshalTop(data, &top, name, "a JSON object (a task)"); err != nil {
 		return task, err
@@ -67,7 +73,7 @@ func decodeTask(data []byte, name string) (kg.Task, error) {
 		return task, err
 	}
 	if !hasQuery {
-		task.Warnings = append(task.Warnings, `no "final_query" (the reference loader requires it)`)
+		addWarning(&task, "final_query", "missing (the reference loader requires it)")
 	}
 
 	// Nodes.
@@ -101,7 +107,7 @@ func decodeTask(data []byte, name string) (kg.Task, error) {
 			if j, dup := idFirst[n.ID]; dup {
 				// The reference's id -> name map keeps the last name, and
 				// node recall counts names through that map.
-				task.Warnings = append(task.Warnings, fmt.Sprintf("%s.node_id %q repeats nodes[%d]; both take the last name %q, as in the reference", p, n.ID, j, n.Name))
+				addWarning(&task, p+".node_id", "%q repeats nodes[%d]; both take the last name %q, as in the reference", n.ID, j, n.Name)
 				for k := range task.Nodes {
 					if task.Nodes[k].ID == n.ID {
 						task.Nodes[k].Name = n.Name
@@ -123,6 +129,9 @@ func decodeTask(data []byte, name string) (kg.Task, error) {
 	items, err := rawList(rawTriples, "triples", name)
 	if err != nil {
 		return task, err
+	}
+	if len(items) == 0 {
+		addWarning(&task, "triples", "empty: the task has no ground-truth triple to cover (every sample of it scores triplet recall 0)")
 	}
 	nodeNames := map[string]bool{}
 	for _, n := range task.Nodes {
@@ -161,7 +170,7 @@ func decodeTask(data []byte, name string) (kg.Task, error) {
 				*f.dst = f.id
 				if !unknownIDs[f.id] {
 					unknownIDs[f.id] = true
-					task.Warnings = append(task.Warnings, fmt.Sprintf("%s.%s %q has no node; its name falls back to the id, as in the reference", p, f.field, f.id))
+					addWarning(&task, p+"."+f.field, "%q has no node; its name falls back to the id, as in the reference", f.id)
 				}
 			}
 		} else {
@@ -180,7 +189,7 @@ func decodeTask(data []byte, name string) (kg.Task, error) {
 				if hasNodes {
 					if !nodeNames[nm] && !derived[nm] {
 						derived[nm] = true
-						task.Warnings = append(task.Warnings, fmt.Sprintf("%s: %q is not the name of any node (node metrics only count the nodes list)", p, nm))
+						addWarning(&task, p, "%q is not the name of any node (node metrics only count the nodes list)", nm)
 					}
 				} else if !derived[nm] {
 					derived[nm] = true
@@ -251,8 +260,45 @@ func ReadTasks(path string) ([]kg.Task, error) {
 		seen[t.ID] = file
 		tasks = append(tasks, t)
 	}
+	if len(tasks) == 0 && len(errs.Errs) == 0 {
+		return nil, noTaskFile(path, entries)
+	}
 	sort.Slice(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
 	return tasks, errs.orNil()
+}
+
+// noTaskFile says why a directory gave no task, and what it holds instead.
+func noTaskFile(dir string, entries []os.DirEntry) error {
+	var subdirs, others []string
+	for _, e := range entries {
+		switch {
+		case strings.HasPrefix(e.Name(), "."):
+		case e.IsDir():
+			if m, _ := filepath.Glob(filepath.Join(dir, e.Name(), "*.json")); len(m) > 0 {
+				subdirs = append(subdirs, e.Name()+"/")
+			}
+		default:
+			others = append(others, e.Name())
+		}
+	}
+	msg := "no ground-truth task file in this directory: expected *.json files directly in it, each a JSON object with \"task_id\" and \"triples\" (subdirectories are not read)"
+	if len(subdirs) > 0 {
+		msg += "; task files are in " + listSome(subdirs) + ": give that directory"
+	}
+	if len(others) > 0 {
+		msg += "; it holds " + listSome(others)
+	}
+	if len(entries) == 0 {
+		msg += "; it is empty"
+	}
+	return inputErr(dir, 0, "", "%s", msg)
+}
+
+func listSome(names []string) string {
+	if len(names) > 5 {
+		return strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
+	}
+	return strings.Join(names, ", ")
 }
 
 // --- small JSON helpers shared by the readers ---

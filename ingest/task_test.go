@@ -38,7 +38,7 @@ func TestDecodeTask(t *testing.T) {
 				{Triple: tr("A", "r", "n9"), HeadID: "n0", TailID: "n9"},
 				{Triple: tr("n9", "s", "A"), HeadID: "n9", TailID: "n0"},
 			},
-			warnings:  []string{`triples[0].tail_id "n9" has no node`},
+			warnings:  []string{`triples[0].tail_id: "n9" has no node`},
 			nodeNames: 1,
 		},
 		{
@@ -65,7 +65,7 @@ func TestDecodeTask(t *testing.T) {
 				"triples": [{"head_id": "n0", "relation": "r", "tail_id": "n0"}]}`,
 			nodes:     []kg.Node{{ID: "n0", Name: "B"}, {ID: "n0", Name: "B"}},
 			triples:   []kg.GTTriple{{Triple: tr("B", "r", "B"), HeadID: "n0", TailID: "n0"}},
-			warnings:  []string{`nodes[1].node_id "n0" repeats nodes[0]`},
+			warnings:  []string{`nodes[1].node_id: "n0" repeats nodes[0]`},
 			nodeNames: 1,
 		},
 		{
@@ -73,7 +73,7 @@ func TestDecodeTask(t *testing.T) {
 			doc:       `{"task_id": "t5", "nodes": [{"node_id": 1, "node_name": "A"}], "triples": [{"head_id": 1, "relation": "r", "tail_id": 1}]}`,
 			nodes:     []kg.Node{{ID: "1", Name: "A"}},
 			triples:   []kg.GTTriple{{Triple: tr("A", "r", "A"), HeadID: "1", TailID: "1"}},
-			warnings:  []string{`no "final_query"`},
+			warnings:  []string{`final_query: missing`},
 			nodeNames: 1,
 		},
 	}

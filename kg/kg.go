@@ -169,9 +169,16 @@ type Validity struct {
 
 // Normalize folds text for exact comparison: Unicode NFKC (which also folds
 // full-width forms), lower case, punctuation removed, whitespace collapsed.
-// It is the offline judge's notion of "the same text".
+// It is the offline judge's notion of "the same text". It reads at most
+// MaxMatchBytes of s (see MatchText).
 func Normalize(s string) string {
-	return normalize(s)
+	n := normalize(MatchText(s))
+	if len(n) > MaxMatchBytes {
+		// NFKC can lengthen text (an "㍿" is four letters); a second round
+		// keeps the result within the limit and Normalize idempotent.
+		n = normalize(MatchText(n))
+	}
+	return n
 }
 
 // Key is a compact identity for a triple after Normalize, used for exact matching.

@@ -1,6 +1,10 @@
 package kg
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestNormalize(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -24,5 +28,29 @@ func TestNodeNamesDistinctInOrder(t *testing.T) {
 	got := task.NodeNames()
 	if len(got) != 2 || got[0] != "x" || got[1] != "y" {
 		t.Fatalf("NodeNames = %v", got)
+	}
+}
+
+func TestMatchText(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		want int // bytes kept
+	}{
+		{"short", "Kyoto", 5},
+		{"exactly the limit", strings.Repeat("a", MaxMatchBytes), MaxMatchBytes},
+		{"one over", strings.Repeat("a", MaxMatchBytes+1), MaxMatchBytes},
+		{"cut inside a 3-byte character", "a" + strings.Repeat("清", MaxMatchBytes), 1 + 3*((MaxMatchBytes-1)/3)},
+		{"cut inside a 4-byte character", strings.Repeat("😀", MaxMatchBytes), 4 * (MaxMatchBytes / 4)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := MatchText(tc.in)
+			if len(got) != tc.want || !strings.HasPrefix(tc.in, got) || !utf8.ValidString(got) {
+				t.Fatalf("MatchText kept %d bytes (valid %v), want a %d-byte prefix", len(got), utf8.ValidString(got), tc.want)
+			}
+		})
+	}
+	if n := Normalize(strings.Repeat("㍿", MaxMatchBytes)); len(n) > MaxMatchBytes || Normalize(n) != n {
+		t.Errorf("Normalize of an expanding name: %d bytes, idempotent %v", len(n), Normalize(n) == n)
 	}
 }

@@ -32,3 +32,28 @@ func normalize(s string) string {
 	}
 	return b.String()
 }
+
+// MaxMatchBytes is the longest prefix of a name or value that matching looks
+// at: the alias index, the prefilter and the rules see at most this many
+// bytes of a string (cut at a character boundary), while outputs, the store
+// and the judge's records keep the whole string. Real entity names and
+// values are far shorter (the 11 recorded samples' longest is 354
+// bytes); the cut exists so that a pathological input (a 50 MB "name")
+// costs bounded time and memory instead of taking the run down. Two
+// strings that differ only after the cut match as one.
+const MaxMatchBytes = 1024
+
+// MatchText is s as matching sees it: s itself when it is at most
+// MaxMatchBytes long, else its longest prefix of whole UTF-8 sequences
+// within MaxMatchBytes.
+func MatchText(s string) string {
+	if len(s) <= MaxMatchBytes {
+		return s
+	}
+	cut := MaxMatchBytes
+	// Back up to the start of a UTF-8 sequence (at most 3 bytes).
+	for i := 0; i < 3 && cut > 0 && s[cut]&0xC0 == 0x80; i++ {
+		cut--
+	}
+	return s[:cut]
+}

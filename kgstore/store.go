@@ -17,6 +17,30 @@ import (
 // not in the store.
 var ErrNotFound = errors.New("not found")
 
+// ErrDamaged is returned (wrapped, in a *DamagedError) when a store's files
+// cannot be read: truncated, overwritten or otherwise corrupt. It is neither
+// bad input nor a bug in kgjudge; the message says which file and what to do.
+var ErrDamaged = errors.New("store is damaged")
+
+// DamagedError says which store file cannot be read, what was found, and
+// what the user can do.
+type DamagedError struct {
+	File    string // the damaged file
+	Problem string // what was found ("truncated: ...", the backend's panic)
+	Advice  string // what to do
+}
+
+func (e *DamagedError) Error() string {
+	msg := "kgstore: store file " + e.File + " is damaged (" + e.Problem + ")"
+	if e.Advice != "" {
+		msg += ": " + e.Advice
+	}
+	return msg
+}
+
+// Is makes errors.Is(err, ErrDamaged) hold.
+func (e *DamagedError) Is(target error) bool { return target == ErrDamaged }
+
 // SampleKey names one predicted graph: a run's prediction for a task's sample.
 type SampleKey struct {
 	Run    string `json:"run"`

@@ -136,6 +136,17 @@ func (j *Judge) Close() error {
 	return nil
 }
 
+// CacheProblems lists the judge cache's torn and damaged entries (each
+// ignored, its claim asked again), naming the file and the line or key;
+// empty when the cache is sound or not used. Callers print them as
+// warnings.
+func (j *Judge) CacheProblems() []string {
+	if j.store == nil {
+		return nil
+	}
+	return j.store.Problems()
+}
+
 // Ledger returns the token ledger so far (per item and batch, and totals).
 func (j *Judge) Ledger() cost.Report { return j.ledger.Report() }
 
@@ -313,8 +324,21 @@ func (j *Judge) apply(out *kg.Judgement, jb job, ans *decide.Answer, nGT, nPred 
 				j.budgetHit.Store(1)
 			}
 		}
+		if d.Claim < 0 || d.Claim >= len(jb.batch.Claims) {
+			// A decider bug; never index out of range on it.
+			continue
+		}
 		sup := make([]int, 0, len(d.Support))
 		for _, s := range d.Support {
+			if s < 0 || s >= len(jb.batch.Candidates) {
+				// The deciders check local ids; should one slip through
+				// (a bug), the claim is unjudged rather than a panic.
+				d = decide.Decision{Claim: d.Claim, State: kg.Unjudged,
+					Reason: fmt.Sprintf("the judge's support index %d is not one of the batch's %d candidates", s, len(jb.batch.Candidates))}
+				sup = sup[:0]
+				j.unjudged.Add(1)
+				break
+			}
 			sup = append(sup, jb.batch.Candidates[s])
 		}
 		sort.Ints(sup)

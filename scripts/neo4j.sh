@@ -3,13 +3,14 @@
 # only, auth disabled) for tests and CI. No Docker, no downloads except Maven
 # Central (only on the first build). See tools/neo4j-launcher/README.md.
 #
-# Usage: scripts/neo4j.sh start|stop|restart|status|wait|build|uri|log [--port N] [--timeout S]
+# Usage: scripts/neo4j.sh start|stop|restart|status|wait|build|uri|log [--port N|auto] [--timeout S]
 #
 #   start    build the launcher if needed, start the server in the background,
 #            wait until Bolt accepts connections; prints the URI
 #            (bolt://127.0.0.1:PORT) as the only line on stdout. A no-op
 #            success when it is already running on that port. Every start
-#            begins with an EMPTY database.
+#            begins with an EMPTY database. With --port auto it picks a
+#            free port (the URI says which; pass it to stop).
 #   stop     stop the server started by `start` on that port (no-op if none).
 #   restart  stop, then start.
 #   status   exit 0 and print the URI if running, exit 3 if not.
@@ -19,9 +20,11 @@
 #   log      print the tail of the server log.
 #
 # Environment (all optional):
-#   KGJUDGE_NEO4J_PORT       Bolt port (default 7687; --port wins)
+#   KGJUDGE_NEO4J_PORT       Bolt port, or auto (default 7687; --port wins)
 #   KGJUDGE_NEO4J_DIR        state dir (default /tmp/kgjudge-neo4j); per port it
-#                            holds port-N/{neo4j.pid,neo4j.log,home/}
+#                            holds port-N/{neo4j.pid,neo4j.log,home/}. Give each
+#                            concurrent user its own (scripts/test.sh does), so
+#                            that one's stop never reaches another's server.
 #   KGJUDGE_NEO4J_TIMEOUT    seconds to wait for readiness (default 180)
 #   KGJUDGE_NEO4J_HEAP       max heap (default 1g)
 #   KGJUDGE_NEO4J_PAGECACHE  page cache in MB (default 64)
@@ -65,14 +68,21 @@ while [ $# -gt 0 ]; do
     *) say "unknown argument: $1"; usage ;;
   esac
 done
-case "$PORT" in ''|*[!0-9]*) die "bad port: $PORT" ;; esac
+case "$PORT" in
+  auto) [ "$CMD" = start ] || [ "$CMD" = build ] || die "--port auto is for start only (the other commands need the port start printed)" ;;
+  ''|*[!0-9]*) die "bad port: $PORT" ;;
+esac
 case "$TIMEOUT" in ''|*[!0-9]*) die "bad timeout: $TIMEOUT" ;; esac
 
-STATE="$BASE/port-$PORT"
-PIDFILE="$STATE/neo4j.pid"
-LOG="$STATE/neo4j.log"
-HOME_DIR="$STATE/home"
-URI="bolt://127.0.0.1:$PORT"
+set_port() { # the per-port paths
+  PORT="$1"
+  STATE="$BASE/port-$PORT"
+  PIDFILE="$STATE/neo4j.pid"
+  LOG="$STATE/neo4j.log"
+  HOME_DIR="$STATE/home"
+  URI="bolt://127.0.0.1:$PORT"
+}
+[ "$PORT" = auto ] || set_port "$PORT"
 
 # ---------------------------------------------------------------- helpers
 
@@ -115,12 +125,34 @@ pick_java() {
   echo "$c"
 }
 
-lock() { # serialize build/start/stop across concurrent callers
+lock() { # serialize start/stop across concurrent callers of one state dir
   mkdir -p "$BASE"
   if command -v flock >/dev/null 2>&1; then
     exec 9>"$BASE/.lock"
     flock -w 900 9 || die "could not lock $BASE/.lock"
   fi
+}
+
+build_lock() { # serialize builds of one launcher (state dirs may differ)
+  mkdir -p "$LAUNCHER_DIR/target"
+  if command -v flock >/dev/null 2>&1; then
+    exec 8>"$LAUNCHER_DIR/target/.build.lock"
+    flock -w 900 8 || die "could not lock $LAUNCHER_DIR/target/.build.lock"
+  fi
+}
+
+# free_port prints a TCP port nothing listens on and no state dir claims.
+# (Another process may still take it before Neo4j binds: start retries.)
+free_port() {
+  local p i
+  for i in $(seq 1 200); do
+    p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+    [ -e "$BASE/port-$p" ] && continue
+    port_open "$p" && continue
+    echo "$p"
+    return 0
+  done
+  die "no free port found in 20000-59999"
 }
 
 needs_build() {
@@ -129,7 +161,8 @@ needs_build() {
 }
 
 build() {
-  needs_build || return 0
+  build_lock
+  needs_build || { exec 8>&-; return 0; }
   command -v mvn >/dev/null 2>&1 || die "mvn not found (needed once to build $LAUNCHER_DIR)"
   mkdir -p "$BASE"
   local blog="$BASE/build.log" t0=$SECONDS
@@ -145,6 +178,7 @@ build() {
   fi
   touch "$STAMP"
   say "built in $((SECONDS - t0)) s"
+  exec 8>&-
 }
 
 print_log_tail() {
@@ -178,6 +212,21 @@ wait_ready() {
 
 do_start() {
   lock
+  if [ "$PORT" = auto ]; then
+    local try
+    for try in 1 2 3; do
+      set_port "$(free_port)"
+      if (start_on_port); then return 0; fi
+      # Only a lost race for the port is worth another try.
+      grep -qiE 'address already in use|BindException' "$LOG" 2>/dev/null || exit 1
+      say "port $PORT was taken meanwhile, trying another"
+    done
+    die "could not start on a free port after 3 tries"
+  fi
+  start_on_port
+}
+
+start_on_port() {
   local pid
   if pid="$(running_pid)"; then
     if wait_ready "$pid"; then
@@ -188,7 +237,7 @@ do_start() {
     die "pid $pid is running but not ready after ${TIMEOUT}s"
   fi
   if port_open "$PORT"; then
-    die "port $PORT is already in use by another process (try --port N)"
+    die "port $PORT is already in use by another process (try --port N or --port auto)"
   fi
   build
   local java
@@ -280,7 +329,7 @@ case "$CMD" in
   restart) do_stop; exec 9>&-; do_start ;;
   status) do_status ;;
   wait) do_wait ;;
-  build) lock; build ;;
+  build) build ;;
   uri) echo "$URI" ;;
   log|logs) tail -n 100 "$LOG" ;;
   *) usage ;;

@@ -17,6 +17,8 @@ import (
 	"github.com/syndtr/goleveldb/leveldb/opt"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/kgjudge/kgjudge/kgstore"
 )
 
 // Backend names for OpenBackend.
@@ -65,9 +67,23 @@ func bboltOpen(path string) (hkv.KV, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, err
 	}
-	db, err := hbbolt.Open(filepath.Join(path, boltFile), &bolt.Options{Timeout: 2 * time.Second})
+	file := filepath.Join(path, boltFile)
+	if err := checkBolt(file); err != nil {
+		return nil, err
+	}
+	var db hkv.KV
+	err := protect(file, func() error {
+		var err error
+		db, err = hbbolt.Open(file, &bolt.Options{Timeout: 2 * time.Second})
+		return err
+	})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, errors.New("store is locked by another process")
+	}
+	var de *kgstore.DamagedError
+	if err != nil && !errors.As(err, &de) {
+		// bbolt's own checks ("invalid database", "file size too small").
+		err = damaged(file, err.Error())
 	}
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
+	"github.com/kgjudge/kgjudge/kgstore/lock"
 )
 
 // Memory is the path that opens a store held in memory only.
@@ -36,6 +38,10 @@ type Store struct {
 	closed bool
 	// deltas counts the quad changes applied by the last Put (for tests).
 	deltas int
+	// file is the bbolt file, whose reads may panic on a damaged file (see
+	// guard); empty for other backends.
+	file string // lock is the store directory's lock (nil in memory), held until Close.
+	lock *lock.Lock
 }
 
 // Open opens (creating if needed) the store at path: Memory for an
@@ -68,19 +74,47 @@ func OpenBackend(ctx context.Context, backend, path string) (*Store, error) {
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, fmt.Errorf("kgstore/cayley: create store %s: %w", path, err)
 	}
-	return openBackend(name, path)
+	// The directory's lock first: a second writer is told who holds the
+	// store (pid and command) instead of bbolt's bare timeout.
+	lk, err := lock.Acquire(path, lock.Exclusive, "open the store")
+	if err != nil {
+		return nil, fmt.Errorf("kgstore/cayley: %w", err)
+	}
+	s, err := openBackend(name, path)
+	if err != nil {
+		lk.Release()
+		return nil, err
+	}
+	s.lock = lk
+	return s, nil
 }
 
 // openBackend opens a registered Cayley backend by name (the benchmarks
 // compare several).
 func openBackend(name, path string) (*Store, error) {
+	open := func(fn func() error) error { return fn() }
+	if name == backendBBolt {
+		// Cayley reads its metadata right after bbolt opens the file.
+		open = func(fn func() error) error { return protect(filepath.Join(path, boltFile), fn) }
+	}
 	if name != "memstore" {
-		err := graph.InitQuadStore(name, path, nil)
+		err := open(func() error { return graph.InitQuadStore(name, path, nil) })
+		if errors.Is(err, kgstore.ErrDamaged) {
+			return nil, err
+		}
 		if err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
 			return nil, fmt.Errorf("kgstore/cayley: init %s store %s: %w", name, path, err)
 		}
 	}
-	qs, err := graph.NewQuadStore(name, path, nil)
+	var qs graph.QuadStore
+	err := open(func() error {
+		var err error
+		qs, err = graph.NewQuadStore(name, path, nil)
+		return err
+	})
+	if errors.Is(err, kgstore.ErrDamaged) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("kgstore/cayley: open %s store %s: %w", name, path, err)
 	}
@@ -89,7 +123,11 @@ func openBackend(name, path string) (*Store, error) {
 		qs.Close()
 		return nil, fmt.Errorf("kgstore/cayley: quad writer for %s: %w", path, err)
 	}
-	return &Store{qs: qs, qw: qw}, nil
+	st := &Store{qs: qs, qw: qw}
+	if name == backendBBolt || name == "bolt" {
+		st.file = filepath.Join(path, boltFile)
+	}
+	return st, nil
 }
 
 // Close closes the quadstore. Later calls fail.
@@ -102,6 +140,9 @@ func (s *Store) Close() error {
 	s.closed = true
 	err := s.qw.Close()
 	if cerr := s.qs.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := s.lock.Release(); err == nil {
 		err = cerr
 	}
 	return err
@@ -310,7 +351,8 @@ func (s *Store) replace(ctx context.Context, old, new []quad.Quad) error {
 }
 
 // PutTask implements kgstore.Store.
-func (s *Store) PutTask(ctx context.Context, t kg.Task) error {
+func (s *Store) PutTask(ctx context.Context, t kg.Task) (rerr error) {
+	defer s.guard(&rerr)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.put(ctx, t); err != nil {
@@ -335,7 +377,8 @@ func (s *Store) put(ctx context.Context, t kg.Task) error {
 }
 
 // Task implements kgstore.Store.
-func (s *Store) Task(ctx context.Context, taskID string) (kg.Task, error) {
+func (s *Store) Task(ctx context.Context, taskID string) (_ kg.Task, rerr error) {
+	defer s.guard(&rerr)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, err := s.task(ctx, taskID)
@@ -358,7 +401,8 @@ func (s *Store) task(ctx context.Context, taskID string) (kg.Task, error) {
 }
 
 // TaskIDs implements kgstore.Store.
-func (s *Store) TaskIDs(ctx context.Context) ([]string, error) {
+func (s *Store) TaskIDs(ctx context.Context) (_ []string, rerr error) {
+	defer s.guard(&rerr)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if err := s.check(ctx); err != nil {
@@ -382,7 +426,8 @@ func (s *Store) TaskIDs(ctx context.Context) ([]string, error) {
 
 // PutPrediction implements kgstore.Store. The prediction's own fields (QID,
 // TaskID, SampleIdx) are kept as given, apart from key.
-func (s *Store) PutPrediction(ctx context.Context, key kgstore.SampleKey, p kg.Prediction) error {
+func (s *Store) PutPrediction(ctx context.Context, key kgstore.SampleKey, p kg.Prediction) (rerr error) {
+	defer s.guard(&rerr)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	err := s.check(ctx)
@@ -404,7 +449,8 @@ func keyString(k kgstore.SampleKey) string {
 }
 
 // Prediction implements kgstore.Store.
-func (s *Store) Prediction(ctx context.Context, key kgstore.SampleKey) (kg.Prediction, error) {
+func (s *Store) Prediction(ctx context.Context, key kgstore.SampleKey) (_ kg.Prediction, rerr error) {
+	defer s.guard(&rerr)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p, err := func() (kg.Prediction, error) {
@@ -425,7 +471,8 @@ func (s *Store) Prediction(ctx context.Context, key kgstore.SampleKey) (kg.Predi
 }
 
 // Samples implements kgstore.Store.
-func (s *Store) Samples(ctx context.Context, run string) ([]kgstore.SampleKey, error) {
+func (s *Store) Samples(ctx context.Context, run string) (_ []kgstore.SampleKey, rerr error) {
+	defer s.guard(&rerr)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	keys, err := s.samples(ctx, run)
@@ -459,7 +506,8 @@ func (s *Store) samples(ctx context.Context, run string) ([]kgstore.SampleKey, e
 }
 
 // Runs implements kgstore.Store.
-func (s *Store) Runs(ctx context.Context) ([]string, error) {
+func (s *Store) Runs(ctx context.Context) (_ []string, rerr error) {
+	defer s.guard(&rerr)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if err := s.check(ctx); err != nil {
@@ -501,7 +549,8 @@ func (s *Store) Runs(ctx context.Context) ([]string, error) {
 }
 
 // PutVerdicts implements kgstore.Store.
-func (s *Store) PutVerdicts(ctx context.Context, v kgstore.Verdicts) error {
+func (s *Store) PutVerdicts(ctx context.Context, v kgstore.Verdicts) (rerr error) {
+	defer s.guard(&rerr)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	err := s.check(ctx)
@@ -519,7 +568,8 @@ func (s *Store) PutVerdicts(ctx context.Context, v kgstore.Verdicts) error {
 }
 
 // Verdicts implements kgstore.Store.
-func (s *Store) Verdicts(ctx context.Context, key kgstore.SampleKey) (kgstore.Verdicts, error) {
+func (s *Store) Verdicts(ctx context.Context, key kgstore.SampleKey) (_ kgstore.Verdicts, rerr error) {
+	defer s.guard(&rerr)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	v, err := func() (kgstore.Verdicts, error) {
@@ -542,7 +592,8 @@ func (s *Store) Verdicts(ctx context.Context, key kgstore.SampleKey) (kgstore.Ve
 // Neighbors implements kgstore.Store. It walks from the entity node to the
 // triple nodes of the predicted graph that use it as head or tail (which,
 // unlike the direct edges, keep each triple's index and repeats).
-func (s *Store) Neighbors(ctx context.Context, key kgstore.SampleKey, name string) ([]kgstore.Edge, error) {
+func (s *Store) Neighbors(ctx context.Context, key kgstore.SampleKey, name string) (_ []kgstore.Edge, rerr error) {
+	defer s.guard(&rerr)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	edges, err := s.neighbors(ctx, key, name)

@@ -2,11 +2,15 @@ package cayley
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kgjudge/kgjudge/kgstore"
+	"github.com/kgjudge/kgjudge/kgstore/lock"
 	"github.com/kgjudge/kgjudge/kgstore/storetest"
 )
 
@@ -86,8 +90,21 @@ func TestLocked(t *testing.T) {
 	dir := t.TempDir()
 	s := openBackendT(t, BBolt, dir)
 	defer s.Close()
-	if s2, err := OpenBackend(context.Background(), BBolt, dir); err == nil {
+	s2, err := OpenBackend(context.Background(), BBolt, dir)
+	if err == nil {
 		s2.Close()
-		t.Errorf("second open of a locked store: no error")
+		t.Fatalf("second open of a locked store: no error")
 	}
+	var he *lock.HeldError
+	if !errors.As(err, &he) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) || !strings.Contains(err.Error(), dir) {
+		t.Errorf("second open: %v, want a *lock.HeldError naming %s and pid %d", err, dir, os.Getpid())
+	}
+	// Closed, the store opens again.
+	s.Close()
+	s3 := openBackendT(t, BBolt, dir)
+	s3.Close()
+	// An in-memory store takes no lock.
+	m1, m2 := openT(t, Memory), openT(t, Memory)
+	m1.Close()
+	m2.Close()
 }

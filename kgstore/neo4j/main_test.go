@@ -16,10 +16,6 @@ import (
 	"github.com/kgjudge/kgjudge/kgstore/storetest"
 )
 
-// testPort is where TestMain starts its own Neo4j when NEO4J_URI is unset
-// (scripts/test.sh uses 17687; this one is the package's own).
-const testPort = "17697"
-
 // noServer says why the Neo4j tests skip; empty when a server is there.
 var noServer string
 
@@ -36,7 +32,15 @@ func runMain(m *testing.M) int {
 		if _, err := exec.LookPath("java"); err != nil {
 			noServer = "NEO4J_URI is unset and no java on PATH to start Neo4j (scripts/neo4j.sh): skipping the Neo4j tests"
 		} else {
-			uri, err := startServer()
+			// The package's own server: a free port and a private state
+			// directory, so that no other run's stop reaches it.
+			state, err := os.MkdirTemp("", "kgjudge-neo4j-pkgtest.")
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "kgstore/neo4j: %v\n", err)
+				return 1
+			}
+			defer os.RemoveAll(state)
+			uri, err := startServer(state)
 			if err != nil {
 				// A JVM is there but the server did not start: that is a
 				// failure, not a reason to skip.
@@ -44,18 +48,23 @@ func runMain(m *testing.M) int {
 				return 1
 			}
 			os.Setenv(EnvURI, uri)
-			defer exec.Command("../../scripts/neo4j.sh", "stop", "--port", testPort).Run()
+			defer func() {
+				stop := exec.Command("../../scripts/neo4j.sh", "stop", "--port", uri[strings.LastIndex(uri, ":")+1:])
+				stop.Env = append(os.Environ(), "KGJUDGE_NEO4J_DIR="+state)
+				stop.Run()
+			}()
 		}
 	}
 	return m.Run()
 }
 
-func startServer() (string, error) {
-	cmd := exec.Command("../../scripts/neo4j.sh", "start", "--port", testPort)
+func startServer(state string) (string, error) {
+	cmd := exec.Command("../../scripts/neo4j.sh", "start", "--port", "auto")
+	cmd.Env = append(os.Environ(), "KGJUDGE_NEO4J_DIR="+state)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("scripts/neo4j.sh start --port %s: %v", testPort, err)
+		return "", fmt.Errorf("scripts/neo4j.sh start --port auto: %v", err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/kgjudge/kgjudge/internal/redact"
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 )
@@ -49,13 +50,17 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		}
 		auth = driver.BasicAuth(user, cfg.Password, "")
 	}
+	// A password in the URI (bolt://neo4j:pw@host) or NEO4J_PASSWORD must
+	// not reach a message, even one the driver wrote.
+	secrets := append(redact.Secrets(cfg.URI), cfg.Password)
+	where := redact.URL(cfg.URI)
 	d, err := driver.NewDriverWithContext(cfg.URI, auth)
 	if err != nil {
-		return nil, fmt.Errorf("neo4j %s: %w", cfg.URI, err)
+		return nil, redact.Error(fmt.Errorf("neo4j %s: %w", where, err), secrets...)
 	}
 	if err := d.VerifyConnectivity(ctx); err != nil {
 		d.Close(ctx)
-		return nil, fmt.Errorf("neo4j %s: %w", cfg.URI, err)
+		return nil, redact.Error(fmt.Errorf("neo4j %s: %w", where, err), secrets...)
 	}
 	s := &Store{cfg: cfg, ns: cfg.Namespace, driver: d}
 	if err := s.ensureSchema(ctx); err != nil {

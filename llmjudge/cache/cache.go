@@ -7,9 +7,14 @@
 // is written with one write call and fsynced before Put returns, so a crash
 // loses at most the batch being written; a torn last line is skipped on
 // load (and a newline is added before the next append so it cannot swallow
-// the next record). A later line with the same key supersedes an earlier
-// one. Several runs may append to the same file; do not Prune while a run is
-// using the directory.
+// the next record). A line that parses but cannot be a decision (an unknown
+// state or kind, a negative support index) is damaged: it is ignored (the
+// claim is asked again) and reported by File.Problems and Stats.Damaged; a
+// support index beyond the batch's candidates is caught where the number of
+// candidates is known (decide.Cached). A later line with the same key
+// supersedes an earlier one. Several runs may append to the same file;
+// writers take the store directory's lock (package lock) so that Prune
+// never runs while a run is using the directory.
 package cache
 
 import (
@@ -28,6 +33,7 @@ import (
 	"time"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/kgstore/lock"
 )
 
 // FileName is the cache file inside the cache directory.
@@ -87,6 +93,9 @@ type File struct {
 	path string
 	m    map[string]Entry
 	torn int
+	// problems: see Problems.
+	problems []string
+	lock     *lock.Lock
 }
 
 var _ Store = (*File)(nil)
@@ -96,9 +105,40 @@ type scanResult struct {
 	order      []string // keys in first-seen order
 	lines      int
 	torn       int
+	damaged    int
+	problems   []string // "line N: what", the first maxProblems of torn and damaged lines
 	superseded int
 	bytes      int64
 	endsInLF   bool
+}
+
+// maxProblems bounds the problems kept per file: a file of a million bad
+// lines says how many there are, and names the first few.
+const maxProblems = 20
+
+// Check says what makes e unusable as a decision, or nil. nCandidates < 0
+// skips the support range check (the file alone does not know the batch).
+func (e *Entry) Check(nCandidates int) error {
+	switch {
+	case e.Key == "":
+		return errors.New(`no "key"`)
+	case e.State != kg.Covered && e.State != kg.Uncovered:
+		return fmt.Errorf("state %q is not covered or uncovered", e.State)
+	}
+	switch e.Kind {
+	case kg.KindNone, kg.KindDirect, kg.KindSubsumption, kg.KindCollective, kg.KindCompositional, kg.KindRecorded:
+	default:
+		return fmt.Errorf("kind %q is not a coverage kind", e.Kind)
+	}
+	for _, s := range e.Support {
+		if s < 0 || (nCandidates >= 0 && s >= nCandidates) {
+			if nCandidates < 0 {
+				return fmt.Errorf("support index %d is negative", s)
+			}
+			return fmt.Errorf("support index %d is out of range for %d candidate(s)", s, nCandidates)
+		}
+	}
+	return nil
 }
 
 func scan(r io.Reader) (scanResult, error) {
@@ -114,6 +154,18 @@ func scan(r io.Reader) (scanResult, error) {
 				var e Entry
 				if jerr := json.Unmarshal(t, &e); jerr != nil || e.Key == "" || e.State == "" {
 					res.torn++
+					if len(res.problems) < maxProblems {
+						why := "not a cache entry (a torn write?)"
+						if jerr != nil && !endsWithNL(line) {
+							why = "cut off (a torn last write)"
+						}
+						res.problems = append(res.problems, fmt.Sprintf("line %d: %s: ignored", res.lines, why))
+					}
+				} else if cerr := e.Check(-1); cerr != nil {
+					res.damaged++
+					if len(res.problems) < maxProblems {
+						res.problems = append(res.problems, fmt.Sprintf("line %d: damaged entry: %v: ignored, the claim is asked again", res.lines, cerr))
+					}
 				} else {
 					if _, ok := res.entries[e.Key]; ok {
 						res.superseded++
@@ -133,11 +185,29 @@ func scan(r io.Reader) (scanResult, error) {
 	}
 }
 
-// Open opens (creating) the cache in dir and loads it.
+func endsWithNL(b []byte) bool { return len(b) > 0 && b[len(b)-1] == '\n' }
+
+// Open opens (creating) the cache in dir and loads it. It holds dir's lock
+// (shared: other runs may append beside it, Prune may not) until Close; a
+// Prune in progress makes it fail with a *lock.HeldError.
 func Open(dir string) (*File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("judge cache: %w", err)
 	}
+	lk, err := lock.Acquire(dir, lock.Shared, "use the judge cache")
+	if err != nil {
+		return nil, fmt.Errorf("judge cache: %w", err)
+	}
+	c, err := open(dir)
+	if err != nil {
+		lk.Release()
+		return nil, err
+	}
+	c.lock = lk
+	return c, nil
+}
+
+func open(dir string) (*File, error) {
 	path := filepath.Join(dir, FileName)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
@@ -154,7 +224,36 @@ func Open(dir string) (*File, error) {
 			return nil, fmt.Errorf("judge cache %s: %w", path, err)
 		}
 	}
-	return &File{f: f, path: path, m: res.entries, torn: res.torn}, nil
+	c := &File{f: f, path: path, m: res.entries, torn: res.torn + res.damaged}
+	for _, p := range res.problems {
+		c.problems = append(c.problems, path+" "+p)
+	}
+	if n := res.torn + res.damaged - len(res.problems); n > 0 {
+		c.problems = append(c.problems, fmt.Sprintf("%s: %d more bad line(s) ignored", path, n))
+	}
+	return c, nil
+}
+
+// Problems lists what Open found wrong in the file (torn and damaged lines,
+// each ignored), one message per line naming the file and line; and the
+// entries found damaged on use (Damaged). Empty for a sound file.
+func (c *File) Problems() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.problems...)
+}
+
+// Damaged drops the entry under key, found unusable on use (why), so that
+// it is asked again and the new decision supersedes it, and records the
+// problem for Problems.
+func (c *File) Damaged(key string, why error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[key]; !ok {
+		return
+	}
+	delete(c.m, key)
+	c.problems = append(c.problems, fmt.Sprintf("%s: entry %.16s: damaged: %v: ignored, the claim is asked again", c.path, key, why))
 }
 
 // Path is the cache file.
@@ -218,6 +317,9 @@ func (c *File) Close() error {
 	}
 	err := c.f.Close()
 	c.f = nil
+	if lerr := c.lock.Release(); err == nil {
+		err = lerr
+	}
 	return err
 }
 
@@ -230,15 +332,19 @@ type PromptCount struct {
 
 // Stats describes a cache directory.
 type Stats struct {
-	Path       string        `json:"path"`
-	Bytes      int64         `json:"bytes"`
-	Lines      int           `json:"lines"`
-	Entries    int           `json:"entries"`
-	Superseded int           `json:"superseded"`
-	Torn       int           `json:"torn"`
-	Oldest     time.Time     `json:"oldest,omitzero"`
-	Newest     time.Time     `json:"newest,omitzero"`
-	ByPrompt   []PromptCount `json:"by_prompt"`
+	Path       string `json:"path"`
+	Bytes      int64  `json:"bytes"`
+	Lines      int    `json:"lines"`
+	Entries    int    `json:"entries"`
+	Superseded int    `json:"superseded"`
+	Torn       int    `json:"torn"`
+	// Damaged lines parse but cannot be a decision (see Entry.Check).
+	Damaged int `json:"damaged"`
+	// Problems name the first torn and damaged lines.
+	Problems []string      `json:"problems,omitempty"`
+	Oldest   time.Time     `json:"oldest,omitzero"`
+	Newest   time.Time     `json:"newest,omitzero"`
+	ByPrompt []PromptCount `json:"by_prompt"`
 }
 
 func readDir(dir string) (scanResult, string, error) {
@@ -265,7 +371,7 @@ func ReadStats(dir string) (Stats, error) {
 		return Stats{}, err
 	}
 	st := Stats{Path: path, Bytes: res.bytes, Lines: res.lines, Entries: len(res.entries),
-		Superseded: res.superseded, Torn: res.torn, ByPrompt: []PromptCount{}}
+		Superseded: res.superseded, Torn: res.torn, Damaged: res.damaged, Problems: res.problems, ByPrompt: []PromptCount{}}
 	counts := map[[2]string]int{}
 	for _, e := range res.entries {
 		counts[[2]string{e.Model, e.Prompt}]++
@@ -289,8 +395,8 @@ func ReadStats(dir string) (Stats, error) {
 	return st, nil
 }
 
-// PruneOptions says what Prune drops. Prune always drops torn lines and
-// superseded duplicates.
+// PruneOptions says what Prune drops. Prune always drops torn and damaged
+// lines and superseded duplicates.
 type PruneOptions struct {
 	// Before drops entries written before it (zero: keep all ages).
 	Before time.Time
@@ -306,20 +412,30 @@ type PruneResult struct {
 	Kept        int   `json:"kept"`
 	Removed     int   `json:"removed"`
 	Torn        int   `json:"torn"`
+	Damaged     int   `json:"damaged"`
 	Superseded  int   `json:"superseded"`
 	BytesBefore int64 `json:"bytes_before"`
 	BytesAfter  int64 `json:"bytes_after"`
 }
 
 // Prune rewrites the cache in dir without what opts drops: it writes a new
-// file, fsyncs it and renames it over the old one. Do not run it while a
-// judge is using the directory.
+// file, fsyncs it and renames it over the old one. It holds dir's lock
+// exclusively: while a judge uses the cache it fails with a
+// *lock.HeldError naming the run's process, and nothing is changed.
 func Prune(dir string, opts PruneOptions) (PruneResult, error) {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return PruneResult{}, nil // no cache: nothing to prune
+	}
+	lk, err := lock.Acquire(dir, lock.Exclusive, "prune the judge cache")
+	if err != nil {
+		return PruneResult{}, fmt.Errorf("judge cache: %w", err)
+	}
+	defer lk.Release()
 	res, path, err := readDir(dir)
 	if err != nil {
 		return PruneResult{}, err
 	}
-	out := PruneResult{Torn: res.torn, Superseded: res.superseded, BytesBefore: res.bytes}
+	out := PruneResult{Torn: res.torn, Damaged: res.damaged, Superseded: res.superseded, BytesBefore: res.bytes}
 	if res.lines == 0 {
 		return out, nil
 	}

@@ -220,6 +220,12 @@ type Cached struct {
 
 var _ Decider = (*Cached)(nil)
 
+// damagedStore is a Store that is told about entries found unusable on use
+// (cache.File: it drops them and reports them in Problems).
+type damagedStore interface {
+	Damaged(key string, why error)
+}
+
 // KeyFor returns the cache key of claim i of ask.
 func (c *Cached) KeyFor(ask *Ask, i int) (string, string, error) {
 	variant, err := prompt.VariantHash(ask.Style, ask.Batch.Pass, ask.Batch.Lang)
@@ -249,7 +255,19 @@ func (c *Cached) Decide(ctx context.Context, ask *Ask) (*Answer, error) {
 			return ans, fmt.Errorf("%s: %w", ask.Name, err)
 		}
 		keys[i], variant = k, v
-		if e, ok := c.Store.Get(k); ok && (e.State == kg.Covered || e.State == kg.Uncovered) {
+		e, ok := c.Store.Get(k)
+		if ok {
+			// A damaged entry (a support index beyond this batch's
+			// candidates, from a hand-edited or corrupted file) is a
+			// miss: asked again, and the new decision supersedes it.
+			if err := e.Check(len(ask.Batch.Candidates)); err != nil {
+				if d, isD := c.Store.(damagedStore); isD {
+					d.Damaged(k, err)
+				}
+				ok = false
+			}
+		}
+		if ok {
 			sup := append([]int{}, e.Support...)
 			ans.Decisions = append(ans.Decisions, Decision{Claim: i, State: e.State, Kind: e.Kind, Support: sup,
 				Reason: e.Reason, Source: FromCache, Mode: transport.Mode(e.Mode), Prompt: e.Prompt})

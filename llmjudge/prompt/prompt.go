@@ -197,6 +197,13 @@ func ids(prefix string, labels []int) string {
 	return strings.Join(parts, ", ")
 }
 
+// promptTriple renders t as the reference prompt does, each part cut to
+// the prefix matching reads (kg.MaxMatchBytes): no real name is that long,
+// and a pathological one (megabytes) would only make the request fail.
+func promptTriple(t kg.Triple) string {
+	return kg.Triple{Head: kg.MatchText(t.Head), Relation: kg.MatchText(t.Relation), Tail: kg.MatchText(t.Tail)}.String()
+}
+
 // Render builds the prompt for b. feedback, when not empty, tells the model
 // why its previous answer for these claims was rejected.
 func Render(style Style, b Batch, feedback string) (Rendered, error) {
@@ -210,12 +217,12 @@ func Render(style Style, b Batch, feedback string) (Rendered, error) {
 	cp, pp := claimPrefix(b.Pass)
 	var cands, claims strings.Builder
 	for i, t := range b.Candidates {
-		fmt.Fprintf(&cands, "%s%d: %s\n", pp, i, t.String())
+		fmt.Fprintf(&cands, "%s%d: %s\n", pp, i, promptTriple(t))
 	}
 	labels := make([]int, len(b.Claims))
 	for i, c := range b.Claims {
 		labels[i] = c.Label
-		fmt.Fprintf(&claims, "%s%d: %s\n", cp, c.Label, c.Triple.String())
+		fmt.Fprintf(&claims, "%s%d: %s\n", cp, c.Label, promptTriple(c.Triple))
 	}
 	user := strings.NewReplacer(
 		"{{CANDIDATES}}", strings.TrimRight(cands.String(), "\n"),

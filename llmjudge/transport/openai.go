@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgjudge/kgjudge/internal/redact"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -26,22 +27,59 @@ import (
 type OpenAI struct {
 	client *openai.Client
 	model  string
+	// secrets are the parts of the base URL no message may show (query
+	// values, a password): see internal/redact.
+	secrets []string
 }
 
 var _ Completer = (*OpenAI)(nil)
 
 // NewOpenAI returns a Completer for baseURL (e.g. "https://api.openai.com/v1"
 // or "http://host:8000/v1"), key and model. hc may be nil.
+//
+// A query in baseURL ("https://host/v1?api-key=K", as some gateways want)
+// is sent with every request, after the path: go-openai appends
+// "/chat/completions" to the base URL as text, which would put the path
+// inside the query ("/v1?api-key=K/chat/completions"). Query values and a
+// password in baseURL never appear in an error message.
 func NewOpenAI(baseURL, apiKey, model string, hc *http.Client) *OpenAI {
 	cfg := openai.DefaultConfig(apiKey)
+	var query string
 	if baseURL != "" {
-		cfg.BaseURL = strings.TrimRight(baseURL, "/")
+		base, q, _ := strings.Cut(baseURL, "?")
+		base, _, _ = strings.Cut(base, "#")
+		if q, _, _ = strings.Cut(q, "#"); q != "" {
+			query = q
+		}
+		cfg.BaseURL = strings.TrimRight(base, "/")
 	}
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	cfg.HTTPClient = &BodyPatch{Next: hc}
-	return &OpenAI{client: openai.NewClientWithConfig(cfg), model: model}
+	var doer HTTPDoer = hc
+	if query != "" {
+		doer = addQuery{query: query, next: hc}
+	}
+	cfg.HTTPClient = &BodyPatch{Next: doer}
+	return &OpenAI{client: openai.NewClientWithConfig(cfg), model: model, secrets: redact.Secrets(baseURL)}
+}
+
+// addQuery adds the base URL's query to each request's own.
+type addQuery struct {
+	query string
+	next  HTTPDoer
+}
+
+func (a addQuery) Do(r *http.Request) (*http.Response, error) {
+	u := *r.URL
+	if u.RawQuery == "" {
+		u.RawQuery = a.query
+	} else {
+		u.RawQuery += "&" + a.query
+	}
+	r = r.Clone(r.Context())
+	r.URL = &u
+	return a.next.Do(r)
 }
 
 // reasoningModel reports models that take max_completion_tokens only.
@@ -92,7 +130,13 @@ func (o *OpenAI) Complete(ctx context.Context, req *Request) (*Response, error) 
 	ctx = WithBodyFields(ctx, map[string]json.RawMessage{"temperature": temp})
 	resp, err := o.client.CreateChatCompletion(ctx, creq)
 	if err != nil {
-		return nil, convertError(err, resp.Header())
+		err = convertError(err, resp.Header())
+		var se *StatusError
+		if errors.As(err, &se) {
+			se.Message = redact.String(se.Message, o.secrets...)
+		}
+		// Transport errors quote the request URL (`Post "https://...?key=K"`).
+		return nil, redact.Error(err, o.secrets...)
 	}
 	if len(resp.Choices) == 0 {
 		return nil, &StatusError{Code: 502, Message: "response has no choices"}

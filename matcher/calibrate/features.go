@@ -192,8 +192,17 @@ func Featurize(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 		x.concepts = alias.BuiltinConcepts()
 	}
 	s := &Sample{NGT: len(task.Triples), NPred: len(pred.Triples)}
+	// The loops check ctx every few claims, so a cancelled run stops within
+	// a few hundred milliseconds even on a huge sample.
+	x.ctx = ctx
 	s.Coverage = x.coverage()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s.Validity = x.validity()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for i := range s.Coverage {
 		s.Coverage[i].Shown = candidateIndices(res.GT[i].Candidates)
 	}
@@ -210,6 +219,7 @@ func Featurize(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 }
 
 type extractor struct {
+	ctx    context.Context
 	task   *kg.Task
 	pred   *kg.Prediction
 	res    *prefilter.Result
@@ -689,6 +699,9 @@ func (x *extractor) coverage() []Claim {
 	x.covCands = make([][]int, len(x.task.Triples))
 	predT := func(i int) kg.Triple { return x.pred.Triples[i] }
 	for gi, g := range x.task.Triples {
+		if gi%64 == 0 && x.ctx.Err() != nil {
+			return nil
+		}
 		gt := g.Triple
 		c := x.res.GT[gi]
 		cl := Claim{NumCands: len(c.Candidates)}
@@ -744,6 +757,9 @@ func (x *extractor) validity() []Claim {
 	x.valCands = make([][]int, len(x.pred.Triples))
 	gtT := func(i int) kg.Triple { return x.task.Triples[i].Triple }
 	for pi, p := range x.pred.Triples {
+		if pi%256 == 0 && x.ctx.Err() != nil {
+			return nil
+		}
 		c := x.res.Pred[pi]
 		cl := Claim{NumCands: len(c.Candidates)}
 		fv, best, _ := x.claimFeats(p, c.Candidates, gtT, false)

@@ -36,6 +36,9 @@ const (
 	bleveFuzzyDecay = 0.9
 )
 
+// maxFuzzyRunes is the longest word compared up to a typo.
+const maxFuzzyRunes = 32
+
 // indexPrefix tags the matches only the Bleve stage found.
 const indexPrefix = "bleve:"
 
@@ -179,6 +182,10 @@ func stem(w string) string { return string(porterstemmer.StemWithoutLowerCasing(
 // letters.
 func fuzziness(w string) int {
 	switch n := utf8.RuneCountInString(w); {
+	case n > maxFuzzyRunes:
+		// withinEdits is quadratic in the word; no real word is this
+		// long (alias.Index applies the same bound to Bleve's fuzzy terms).
+		return 0
 	case n >= 10:
 		return 2
 	case n >= 6:

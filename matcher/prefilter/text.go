@@ -164,16 +164,19 @@ type text struct {
 }
 
 func newText(s string, concepts *alias.Concepts) *text {
-	key := alias.Canon(s)
-	t := &text{s: s, key: key, variants: variants(s, key), toks: tokens(s), han: hasHan(s),
-		acro: initials(s), caps: capsWords(s)}
+	// s stays whole (it is the text's identity); its features are those of
+	// the prefix matching reads (kg.MaxMatchBytes).
+	m := kg.MatchText(s)
+	key := alias.Canon(m)
+	t := &text{s: s, key: key, variants: variants(m, key), toks: tokens(m), han: hasHan(m),
+		acro: initials(m), caps: capsWords(m)}
 	for _, r := range key {
 		if isHan(r) {
 			t.hanRunes = append(t.hanRunes, r)
 		}
 	}
 	if concepts != nil {
-		t.concepts = concepts.Of(s)
+		t.concepts = concepts.Of(m)
 	}
 	return t
 }

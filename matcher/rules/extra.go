@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/kgjudge/kgjudge/alias"
+	"github.com/kgjudge/kgjudge/kg"
 )
 
 // Equate records that two names denote one thing: a pairing found outside
@@ -232,7 +233,7 @@ func hasAny(s string, words []string) bool {
 // more) of s that are not generic list words.
 func distinctive(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, seg := range segments(alias.Canon(topN.ReplaceAllString(s, " "))) {
+	for _, seg := range segments(alias.Canon(topN.ReplaceAllString(kg.MatchText(s), " "))) {
 		rs := []rune(seg)
 		if unicode.Is(unicode.Han, rs[0]) {
 			for i := 0; i+1 < len(rs); i++ {

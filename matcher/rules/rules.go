@@ -66,6 +66,9 @@ var splitter = strings.NewReplacer("（", "\x00", "）", "\x00", "(", "\x00", ")
 
 // parts returns the Canon keys of a name and of its parts.
 func parts(s string) []string {
+	// A bounded prefix (kg.MaxMatchBytes): a value of a million
+	// comma-separated items made distinctRest quadratic in them.
+	s = kg.MatchText(s)
 	out := []string{alias.Canon(s)}
 	ps := strings.Split(splitter.Replace(s), "\x00")
 	if len(ps) > 1 {

@@ -108,6 +108,11 @@ public final class Neo4jLauncher {
                 .setConfig(HttpConnector.enabled, false)
                 .setConfig(HttpsConnector.enabled, false)
                 .setConfig(GraphDatabaseSettings.auth_enabled, false)
+                // No file access from Cypher: with auth off, any client could
+                // otherwise read the host's files with a read query
+                // (LOAD CSV FROM 'file:///etc/passwd'). Set after the config
+                // file, so that no config file turns it back on.
+                .setConfig(GraphDatabaseSettings.allow_file_urls, false)
                 .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pagecacheMb))
                 // Small footprint: no 256 MB tx-log preallocation, small log files.
                 .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
