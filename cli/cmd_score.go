@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -193,7 +194,8 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 		Progress: func(_, _ int, task string, sample int) { prog.step(task, sample) },
 	})
 	prog.done()
-	if err != nil {
+	var outErr *runs.OutputError
+	if err != nil && !errors.As(err, &outErr) {
 		return nil, err
 	}
 	if o.JSON {
@@ -210,6 +212,13 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
 	}
 	switch {
+	case outErr != nil:
+		// The disk, not the input: every item name is made writable.
+		for _, e := range outErr.Errs {
+			fmt.Fprintf(stderr, "kgjudge: output: %v\n", e)
+		}
+		return res, &exitStatus{code: ExitInternal, msg: fmt.Sprintf("%d output file(s) not written (listed above and in summary.json failed_outputs); the other %d sample(s) were written",
+			len(outErr.Errs), len(res.Items)-outErr.Items)}
 	case len(res.Problems) > 0:
 		return res, &exitStatus{code: ExitInput, msg: fmt.Sprintf("%d input problem(s); the good inputs were scored (%d samples)", len(res.Problems), len(res.Items))}
 	case res.Summary.UnjudgedItems > 0 && !o.AllowUnjudged:

@@ -1,45 +1,151 @@
 package runs
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kgjudge/kgjudge/matcher"
 )
 
-// ItemFileName is the reference's per-sample file name; task ids may hold
-// spaces and CJK (kept), but never a path separator.
+// maxItemName bounds an item file name in bytes: 255 is the limit of every
+// common file system, less the ".tmp" WriteJSON writes first, less a margin.
+const maxItemName = 240
+
+// ItemFileName is the reference's per-sample file name,
+// <task_id>_sample<N>.json, made safe and unique: the task id is kept as it
+// is (spaces and CJK included) except that '%', '/', '\', control
+// characters (NUL included) and bytes that are not UTF-8 are written as
+// %XX (the byte in upper-case hex), so distinct ids give distinct names
+// ("team/a" -> "team%2Fa", "team_a" stays). When the name would pass
+// maxItemName bytes, the escaped id is cut at a character boundary and
+// "%~" plus 12 hex digits of the SHA-256 of the whole task id are appended:
+// no escaped id holds "%~", so a cut name never equals an uncut one.
+// README.md ("Outputs") documents the scheme.
 func ItemFileName(it *matcher.Item) string {
-	id := strings.NewReplacer("/", "_", "\\", "_").Replace(it.QID)
-	return fmt.Sprintf("%s_sample%d.json", id, it.SampleIdx)
+	return itemFileName(it.QID, it.SampleIdx)
 }
 
+func itemFileName(id string, sample int) string {
+	suffix := "_sample" + strconv.Itoa(sample) + ".json"
+	esc := escapeID(id)
+	if len(esc)+len(suffix) <= maxItemName {
+		return esc + suffix
+	}
+	sum := sha256.Sum256([]byte(id))
+	mark := "%~" + hex.EncodeToString(sum[:6])
+	keep := maxItemName - len(suffix) - len(mark)
+	// Cut before a whole character and never inside a %XX escape.
+	cut := 0
+	for i := 0; i < len(esc); {
+		n := 1
+		if esc[i] == '%' {
+			n = 3
+		} else if _, size := utf8.DecodeRuneInString(esc[i:]); size > 1 {
+			n = size
+		}
+		if i+n > keep {
+			break
+		}
+		i += n
+		cut = i
+	}
+	return esc[:cut] + mark + suffix
+}
+
+func escapeID(id string) string {
+	var b strings.Builder
+	for i := 0; i < len(id); {
+		r, size := utf8.DecodeRuneInString(id[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1, r == '%', r == '/', r == '\\', r < 0x20, r == 0x7f:
+			fmt.Fprintf(&b, "%%%02X", id[i])
+			i++
+			continue
+		case r >= 0x80 && r < 0xa0: // C1 controls: escape every byte
+			for _, c := range []byte(id[i : i+size]) {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		default:
+			b.WriteString(id[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// OutputError is what WriteOutputs could not write: each failed file with
+// why. Everything else was written, the summary (which lists them under
+// "failed_outputs") included when it is not itself among them.
+type OutputError struct {
+	Errs []error
+	// Items is how many of Errs are item files.
+	Items int
+}
+
+func (e *OutputError) Error() string {
+	msgs := make([]string, len(e.Errs))
+	for i, err := range e.Errs {
+		msgs[i] = err.Error()
+	}
+	return fmt.Sprintf("%d output file(s) not written:\n  %s", len(e.Errs), strings.Join(msgs, "\n  "))
+}
+
+func (e *OutputError) Unwrap() []error { return e.Errs }
+
 // WriteOutputs writes dir/items/*.json, dir/summary.json and, when the judge
-// spent anything, dir/invocation.json.
+// spent anything, dir/invocation.json. A file that cannot be written does
+// not stop the others: the item files that failed are listed in the
+// summary's "failed_outputs", and every failure is in the *OutputError
+// returned.
 func WriteOutputs(dir string, res *ScoreResult) error {
 	items := filepath.Join(dir, "items")
 	if err := os.MkdirAll(items, 0o755); err != nil {
 		return fmt.Errorf("output: %w", err)
 	}
+	var failed []error
 	for i := range res.Items {
 		if err := WriteJSON(filepath.Join(items, ItemFileName(&res.Items[i])), res.Items[i]); err != nil {
-			return err
+			failed = append(failed, fmt.Errorf("task %q sample %d: %w", res.Items[i].QID, res.Items[i].SampleIdx, err))
 		}
 	}
+	nItems := len(failed)
+	if nItems > 0 {
+		msgs := make([]string, len(failed))
+		for i, err := range failed {
+			msgs[i] = err.Error()
+		}
+		res.Summary.Sections = append(res.Summary.Sections, matcher.Section{Key: "failed_outputs", Value: msgs})
+	}
 	if err := WriteJSON(filepath.Join(dir, "summary.json"), res.Summary); err != nil {
-		return err
+		failed = append(failed, err)
 	}
 	if res.Invocation != nil {
-		return WriteJSON(filepath.Join(dir, "invocation.json"), res.Invocation)
+		if err := WriteJSON(filepath.Join(dir, "invocation.json"), res.Invocation); err != nil {
+			failed = append(failed, err)
+		}
+	}
+	if len(failed) > 0 {
+		return &OutputError{Errs: failed, Items: nItems}
 	}
 	return nil
 }
 
+// IsOutputError reports whether err is (or wraps) an *OutputError.
+func IsOutputError(err error) bool {
+	var oe *OutputError
+	return errors.As(err, &oe)
+}
+
 // WriteJSON writes indented JSON atomically (temp file + rename), so a crash
-// never leaves a half-written result behind.
+// never leaves a half-written result behind. Errors name the file.
 func WriteJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -50,6 +156,7 @@ func WriteJSON(path string, v any) error {
 		return fmt.Errorf("output: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("output: %w", err)
 	}
 	return nil

@@ -76,7 +76,9 @@ type accountant interface {
 // Score judges every matched sample of in, commits each to the store (and
 // Neo4j) in input order, and writes the outputs. Samples a judge fails on
 // are listed in Problems; a cancelled ctx stops the run (what was committed
-// stays, so rerunning the same command resumes it).
+// stays, so rerunning the same command resumes it). When some output files
+// cannot be written, the others are, and Score returns the result with an
+// *OutputError.
 func Score(ctx context.Context, in *Inputs, cfg ScoreConfig) (*ScoreResult, error) {
 	problems := append([]error(nil), in.Problems...)
 	sink := sink{store: cfg.Store, neo: cfg.Neo4j}
@@ -161,6 +163,10 @@ func Score(ctx context.Context, in *Inputs, cfg ScoreConfig) (*ScoreResult, erro
 		matcher.Section{Key: "manifest", Value: man},
 		matcher.Section{Key: "structure", Value: res.Structure})
 	if err := WriteOutputs(cfg.Out, res); err != nil {
+		if IsOutputError(err) {
+			// What was written stays; the caller reports the rest.
+			return res, err
+		}
 		return nil, err
 	}
 	return res, nil
