@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -20,16 +19,13 @@ const exitCodesHelp = `EXIT CODES:
    0  success
    1  internal error (a bug, or the store or disk failed)
    2  bad input or usage; every bad file is listed, the good ones are still scored
-   3  scored, but some claims were left unjudged (see --allow-unjudged)`
+   3  scored, but some claims were left unjudged (see --allow-unjudged)
+   130, 143  stopped by SIGINT or SIGTERM (within 2 s; rerun the same command to resume)`
 
 // Main runs the kgjudge command line and returns the process exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.RunContext(ctx, interspersed(app, args))
-	if err != nil {
-		fmt.Fprintf(stderr, "kgjudge: %v\n", err)
-	}
-	return exitCodeOf(err)
+	return runApp(ctx, app, interspersed(app, args), stderr)
 }
 
 func newApp(stdout, stderr io.Writer) *ucli.App {
@@ -58,8 +54,6 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 		},
 	}
 }
-
-func contextBackground() context.Context { return context.Background() }
 
 // interspersed moves a command's flags before its positional arguments:
 // urfave/cli stops parsing flags at the first argument, so without this

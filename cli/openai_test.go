@@ -16,11 +16,12 @@ import (
 	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
 )
 
-// TestMain lets the test binary act as the kgjudge command, so a test can
-// run it as a child process and SIGKILL it mid-run.
+// TestMain lets the test binary act as the kgjudge command (Exec, as
+// cmd/kgjudge runs it, signal handling included), so a test can run it as a
+// child process and signal or SIGKILL it mid-run.
 func TestMain(m *testing.M) {
 	if os.Getenv("KGJUDGE_TEST_MAIN") == "1" {
-		os.Exit(Main(contextBackground(), append([]string{"kgjudge"}, os.Args[1:]...), os.Stdout, os.Stderr))
+		os.Exit(Exec(append([]string{"kgjudge"}, os.Args[1:]...), os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

@@ -38,8 +38,16 @@ func Load(ctx context.Context, gt, pred, mapFile string) (*Inputs, error) {
 	if in.Tasks, err = ingest.ReadTasks(gt); keepGoing(err) != nil {
 		return nil, asInput(err)
 	}
+	// ReadTasks takes no context: a signal during it is caught here (and
+	// by the CLI's bounded stop).
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if in.Preds, err = ingest.ReadPredictions(ctx, pred); keepGoing(err) != nil {
 		return nil, asInput(err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if mapFile != "" {
 		if in.Mapping, err = ingest.ReadMap(mapFile); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sort"
 
 	"github.com/kgjudge/kgjudge/hierarchy"
@@ -83,6 +84,9 @@ func Score(ctx context.Context, in *Inputs, cfg ScoreConfig) (*ScoreResult, erro
 	problems := append([]error(nil), in.Problems...)
 	sink := sink{store: cfg.Store, neo: cfg.Neo4j}
 	for i := range in.Tasks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if err := sink.putTask(ctx, in.Tasks[i]); err != nil {
 			return nil, err
 		}
@@ -96,17 +100,28 @@ func Score(ctx context.Context, in *Inputs, cfg ScoreConfig) (*ScoreResult, erro
 	// depend on which judgement finishes first.
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	judged := judgeAll(jctx, cfg.Judge, in, samples, cfg.Workers)
+	results := judgeAll(jctx, cfg.Judge, in, samples, cfg.Workers)
 	for i, p := range samples {
 		key := kgstore.SampleKey{Run: cfg.Run, TaskID: p.TaskID, Sample: p.SampleIdx}
 		task := in.TaskByID[p.TaskID]
 		if err := sink.putPrediction(ctx, key, *p); err != nil {
 			return nil, err
 		}
-		out := <-judged[i]
+		var out judged
+		select {
+		case out = <-results[i]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		// A judgement that raced a cancellation may hold claims left
+		// unjudged because of it: not committed, a rerun judges them.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		j, err := out.j, out.err
 		if err != nil {
-			if errors.Is(err, context.Canceled) {
+			var pe *PanicError
+			if errors.Is(err, context.Canceled) || errors.As(err, &pe) {
 				return nil, err
 			}
 			if llmjudge.IsCacheMiss(err) {
@@ -208,6 +223,11 @@ func judgeAll(ctx context.Context, judge kg.Judge, in *Inputs, samples []*kg.Pre
 			}
 			go func() {
 				defer func() { <-slots }()
+				defer func() {
+					if r := recover(); r != nil {
+						out[i] <- judged{err: &PanicError{Value: r, Stack: debug.Stack()}}
+					}
+				}()
 				j, err := judge.Judge(ctx, in.TaskByID[p.TaskID], p)
 				out[i] <- judged{j, err}
 			}()
