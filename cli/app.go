@@ -29,7 +29,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func newApp(stdout, stderr io.Writer) *ucli.App {
-	return &ucli.App{
+	app := &ucli.App{
 		CustomAppHelpTemplate: ucli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		Name:                  "kgjudge",
 		Usage:                 "score predicted knowledge graphs against ground-truth graphs (VibeSearchBench method)",
@@ -53,6 +53,8 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			importCommand(),
 		},
 	}
+	hardenAppUsage(app)
+	return app
 }
 
 // interspersed moves a command's flags before its positional arguments:

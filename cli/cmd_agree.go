@@ -24,15 +24,18 @@ type agreeOptions struct {
 
 // Disagreement is one claim two runs decided differently.
 type Disagreement struct {
-	TaskID  string    `json:"task_id"`
-	Sample  int       `json:"sample_idx"`
-	Pass    string    `json:"pass"` // coverage | validity
-	Index   int       `json:"index"`
-	Claim   kg.Triple `json:"claim"`
-	A       kg.State  `json:"a"`
-	B       kg.State  `json:"b"`
-	ReasonA string    `json:"reason_a,omitempty"`
-	ReasonB string    `json:"reason_b,omitempty"`
+	TaskID string    `json:"task_id"`
+	Sample int       `json:"sample_idx"`
+	Pass   string    `json:"pass"` // coverage | validity
+	Index  int       `json:"index"`
+	Claim  kg.Triple `json:"claim"`
+	// A and B are each run's verdict: covered / uncovered in the coverage
+	// pass, valid / invalid in the validity pass (the store keeps both
+	// passes as covered / uncovered).
+	A       string `json:"a"`
+	B       string `json:"b"`
+	ReasonA string `json:"reason_a,omitempty"`
+	ReasonB string `json:"reason_b,omitempty"`
 }
 
 // GroupAgreement is agreement within one language (or "all").
@@ -268,7 +271,7 @@ func compareSample(task *kg.Task, pred *kg.Prediction, sample int, va, vb kgstor
 		g.Coverage.Add(a.State, b.State)
 		if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
 			dis = append(dis, Disagreement{TaskID: task.ID, Sample: sample, Pass: "coverage", Index: i,
-				Claim: gt.Triple, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
+				Claim: gt.Triple, A: string(a.State), B: string(b.State), ReasonA: a.Reason, ReasonB: b.Reason})
 		}
 	}
 	if va.Validity != nil && vb.Validity != nil {
@@ -278,9 +281,21 @@ func compareSample(task *kg.Task, pred *kg.Prediction, sample int, va, vb kgstor
 			g.Validity.Add(a.State, b.State)
 			if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
 				dis = append(dis, Disagreement{TaskID: task.ID, Sample: sample, Pass: "validity", Index: i,
-					Claim: p, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
+					Claim: p, A: validityLabel(a.State), B: validityLabel(b.State), ReasonA: a.Reason, ReasonB: b.Reason})
 			}
 		}
 	}
 	return g, dis
+}
+
+// validityLabel names a validity verdict as a person reads it: a predicted
+// triple is valid or invalid, not covered.
+func validityLabel(s kg.State) string {
+	switch s {
+	case kg.Covered:
+		return "valid"
+	case kg.Uncovered:
+		return "invalid"
+	}
+	return string(s)
 }

@@ -84,7 +84,10 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*run
 	if err != nil {
 		return nil, err
 	}
-	out, err := runs.Plan(ctx, in, runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut})
+	prog := newProgressVerb(stderr, len(in.Samples()), "planning", "planned")
+	out, err := runs.Plan(ctx, in, runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut,
+		Progress: func(_, _ int, task string, sample int) { prog.step(task, sample) }})
+	prog.done()
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +127,7 @@ func printPlan(w io.Writer, out *runs.PlanOutput) {
 			strconv.FormatFloat(focus, 'f', 3, 64))
 	}
 	tb.write(w)
+	fmt.Fprint(w, planLegend)
 	t := out.Totals
 	fmt.Fprintf(w, "\n%d sample(s): prompt volume %.3f x reference (%d / %d chars), focus %.3f, %d GT triples resolved without a judge, %d with no candidate, %d sent in %d batch(es)\n",
 		t.Samples, t.VolumeRatio, t.PromptChars, t.ReferencePromptChars, t.FocusRatio, t.ResolvedGT, t.NoCandidateGT, t.JudgeGTTriples, t.Batches)
@@ -135,3 +139,12 @@ func printPlan(w io.Writer, out *runs.PlanOutput) {
 			e.name, e.e.Calls, e.e.PromptTokens, e.e.CompletionTokens, e.e.USD, e.e.InstructionChars)
 	}
 }
+
+// planLegend explains the plan table's columns.
+const planLegend = `
+GT: GT triples · resolved: decided without a judge (deterministic tier) · no-cand: no predicted
+triple could cover it (uncovered, no call) · judged: sent to the judge · batches: judge calls
+(coverage + validity) · chars / reference: prompt characters of kgjudge's batches / of the
+reference batching · focus: mean candidate list of a judged claim's batch / predicted triples
+(the share of the prediction a batch shows; reference batching: 1)
+`

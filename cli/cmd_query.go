@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -254,7 +253,10 @@ func writeResult(w io.Writer, res *neo4j.Result, format string) error {
 		for _, row := range res.Rows {
 			rec := make([]string, len(row))
 			for i, v := range row {
-				rec[i] = cell(v)
+				// null is an empty field, as spreadsheets and CSV readers expect.
+				if v != nil {
+					rec[i] = cell(v)
+				}
 			}
 			if err := cw.Write(rec); err != nil {
 				return err
@@ -263,18 +265,17 @@ func writeResult(w io.Writer, res *neo4j.Result, format string) error {
 		cw.Flush()
 		return cw.Error()
 	default:
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(res.Columns, "\t"))
+		// Display width, not tabwriter's rune count: CJK cells line up.
+		tb := &table{left: true}
+		tb.add(res.Columns...)
 		for _, row := range res.Rows {
 			cells := make([]string, len(row))
 			for i, v := range row {
-				cells[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(cell(v))
+				cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(cell(v))
 			}
-			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+			tb.add(cells...)
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		tb.write(w)
 		_, err := fmt.Fprintf(w, "(%d rows)\n", len(res.Rows))
 		return err
 	}

@@ -77,13 +77,26 @@ func TestScoreOpenAIRerunFromCacheIsIdentical(t *testing.T) {
 	if !bytes.Contains(sum, []byte(`"prompt_hash"`)) || !bytes.Contains(inv, []byte(`"hits"`)) {
 		t.Errorf("manifest missing from summary.json or invocation.json")
 	}
-	// Rate limits reach the judge (and its manifest).
+	// Rate limits, concurrency, budget and prices reach the judge and
+	// invocation.json, and leave summary.json as it was: they decide how a
+	// run gets its verdicts, not which.
 	outRL := t.TempDir()
-	if code, _, stderr := runCLI(t, openaiArgs(srv, store, outRL, "--rpm", "600", "--tpm", "1000000")); code != ExitOK {
+	if code, _, stderr := runCLI(t, openaiArgs(srv, store, outRL, "--rpm", "600", "--tpm", "1000000", "--concurrency", "1",
+		"--max-tokens", "99999999", "--price-in", "2", "--price-out", "8")); code != ExitOK {
 		t.Fatalf("rate-limited rerun: exit %d\n%s", code, stderr)
 	}
-	if b, _ := os.ReadFile(filepath.Join(outRL, "summary.json")); !bytes.Contains(b, []byte(`"rpm": 600`)) || !bytes.Contains(b, []byte(`"tpm": 1000000`)) {
-		t.Errorf("rpm/tpm not in the manifest")
+	if b, _ := os.ReadFile(filepath.Join(outRL, "invocation.json")); !bytes.Contains(b, []byte(`"rpm": 600`)) || !bytes.Contains(b, []byte(`"tpm": 1000000`)) || !bytes.Contains(b, []byte(`"concurrency": 1`)) {
+		t.Errorf("rpm/tpm/concurrency not in invocation.json")
+	}
+	a, _ := os.ReadFile(filepath.Join(out1, "summary.json"))
+	b, _ := os.ReadFile(filepath.Join(outRL, "summary.json"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("--rpm, --tpm, --concurrency, --max-tokens, --price-* changed summary.json")
+	}
+	for _, key := range []string{`"concurrency":`, `"rpm":`, `"price_in_per_million":`, `"token_budget":`, `"hits":`, `"calls":`} {
+		if bytes.Contains(b, []byte(key)) {
+			t.Errorf("summary.json holds the invocation setting %s", key)
+		}
 	}
 	// --cache-only now succeeds; with a fresh store it fails on the first miss.
 	if code, _, stderr := runCLI(t, openaiArgs(srv, store, t.TempDir(), "--cache-only")); code != ExitOK {

@@ -55,10 +55,29 @@ type ScoreResult struct {
 // and cache hits of one invocation go to invocation.json), so that a rerun
 // from the cache writes a byte-identical summary.
 type Manifest struct {
-	Version  string             `json:"kgjudge_version"`
-	Protocol matcher.Protocol   `json:"protocol"`
-	Judge    string             `json:"judge"`
-	LLM      *llmjudge.Manifest `json:"llm_judge,omitempty"`
+	Version  string           `json:"kgjudge_version"`
+	Protocol matcher.Protocol `json:"protocol"`
+	Judge    string           `json:"judge"`
+	LLM      *JudgeManifest   `json:"llm_judge,omitempty"`
+}
+
+// JudgeManifest is the part of an LLM judge's manifest that decides its
+// verdicts: which endpoint and model, which prompts, which batching, which
+// decoding. Transport and spending settings (concurrency, rate limits, token
+// budget, prices, the cache) change how fast or how dearly a run gets its
+// verdicts, not which, so they are in invocation.json only: changing
+// --concurrency leaves summary.json byte-identical.
+type JudgeManifest struct {
+	Judge         string            `json:"judge"`
+	Endpoint      string            `json:"endpoint"`
+	Model         string            `json:"model"`
+	PromptVersion string            `json:"prompt_version"`
+	PromptStyle   string            `json:"prompt_style"`
+	PromptHash    string            `json:"prompt_hash"`
+	Prompts       []string          `json:"prompts"`
+	Batching      string            `json:"batching"`
+	Validity      bool              `json:"validity_pass"`
+	Decoding      llmjudge.Decoding `json:"decoding"`
 }
 
 // Invocation is OUT/invocation.json: what this run of the command spent.
@@ -187,16 +206,16 @@ func Score(ctx context.Context, in *Inputs, cfg ScoreConfig) (*ScoreResult, erro
 	return res, nil
 }
 
-// stableManifest drops what one invocation spent or found out from a judge
-// manifest (a rerun from the cache makes no call, so it cannot know them).
-func stableManifest(m llmjudge.Manifest) *llmjudge.Manifest {
-	m.BudgetReached = false
-	m.Tokens = cost.Usage{}
-	m.USD, m.Calls, m.Attempts, m.Retries, m.Reasks, m.Unjudged = 0, 0, 0, 0, 0, 0
-	m.Cache.Hits, m.Cache.Misses, m.Cache.Path = 0, 0, ""
-	m.Decoding.SeedRefused = false
-	m.ResponseModes = nil
-	return &m
+// stableManifest keeps what decides the verdicts from a judge manifest
+// (what one invocation spent or found out, and how it was transported, are
+// in invocation.json: a rerun from the cache makes no call, so it cannot
+// know them).
+func stableManifest(m llmjudge.Manifest) *JudgeManifest {
+	d := m.Decoding
+	d.SeedRefused = false
+	return &JudgeManifest{Judge: m.Judge, Endpoint: m.Endpoint, Model: m.Model, PromptVersion: m.PromptVersion,
+		PromptStyle: m.PromptStyle, PromptHash: m.PromptHash, Prompts: m.Prompts, Batching: m.Batching,
+		Validity: m.Validity, Decoding: d}
 }
 
 type judged struct {
