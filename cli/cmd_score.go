@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
 	"github.com/kgjudge/kgjudge/matcher"
@@ -211,6 +213,7 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	for _, e := range res.Problems {
 		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
 	}
+	printUnjudgedCauses(stderr, res.Items, maxCauses)
 	switch {
 	case outErr != nil:
 		// The disk, not the input: every item name is made writable.
@@ -234,4 +237,70 @@ func openStore(ctx context.Context, path string) (kgstore.Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// maxCauses is how many distinct reasons for unjudged claims score prints.
+const maxCauses = 3
+
+type cause struct {
+	reason string
+	n      int
+}
+
+// unjudgedCauses counts the distinct reasons claims were left unjudged, most
+// frequent first (ties in order of first appearance).
+func unjudgedCauses(items []matcher.Item) []cause {
+	idx := map[string]int{}
+	var out []cause
+	add := func(st kg.State, reason string) {
+		if st != kg.Unjudged {
+			return
+		}
+		if reason == "" {
+			reason = "(no reason given)"
+		}
+		if i, ok := idx[reason]; ok {
+			out[i].n++
+			return
+		}
+		idx[reason] = len(out)
+		out = append(out, cause{reason, 1})
+	}
+	for i := range items {
+		if c := items[i].Coverage; c != nil {
+			for _, r := range c.PerGT {
+				add(r.State, r.Reason)
+			}
+		}
+		if v := items[i].Validity; v != nil {
+			for _, r := range v.PerPred {
+				add(r.State, r.Reason)
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].n > out[b].n })
+	return out
+}
+
+// printUnjudgedCauses says why claims were left unjudged (an unreachable
+// endpoint, a refused key, a spent budget), each distinct cause once with
+// its count, so a failing judge is not only a number.
+func printUnjudgedCauses(w io.Writer, items []matcher.Item, limit int) {
+	causes := unjudgedCauses(items)
+	if len(causes) == 0 {
+		return
+	}
+	total := 0
+	for _, c := range causes {
+		total += c.n
+	}
+	more := ""
+	if len(causes) > limit {
+		more = fmt.Sprintf(", the first %d of %d distinct causes", limit, len(causes))
+		causes = causes[:limit]
+	}
+	fmt.Fprintf(w, "kgjudge: why %d claim(s) are unjudged%s (every reason is in the item files):\n", total, more)
+	for _, c := range causes {
+		fmt.Fprintf(w, "  %d x %s\n", c.n, c.reason)
+	}
 }
