@@ -90,16 +90,17 @@ func queryCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "query",
 		Usage:     "run a Cypher query against the Neo4j store and print the rows",
-		UsageText: `kgjudge query --cypher "MATCH ... RETURN ..." [--param k=v ...] [--format table|json|csv]`,
+		UsageText: `kgjudge query --cypher 'MATCH ... RETURN ...' [--param k=v ...] [--format table|json|csv]`,
 		Description: `Runs one Cypher query (read-only unless --write) on the Neo4j store that kgjudge score --neo4j,
 kgjudge export neo4j or kgjudge import --neo4j filled. $ns is bound to the namespace
 (--neo4j-namespace) unless --param ns=... is given: anchor queries with {ns: $ns}.
+Quote the query with single quotes in a shell, or $ns is expanded away before kgjudge sees it.
 Parameter values are JSON when they parse as JSON (numbers, true, ["a","b"], "quoted"),
 otherwise plain strings. The graph model is in docs/neo4j.md; analyst questions with their
 Cypher are in docs/cypher.md, and as files under docs/cypher/ (run them with --file).
 
 EXAMPLES:
-   kgjudge query --cypher "MATCH (r:Run {ns: $ns}) RETURN r.name, r.model"
+   kgjudge query --cypher 'MATCH (r:Run {ns: $ns}) RETURN r.name, r.model'
    kgjudge query --file docs/cypher/coverage_by_model.cypher --format csv
    kgjudge query --file docs/cypher/uncovered_gt_by_relation.cypher --param run=opus --format json`,
 		Flags: append([]ucli.Flag{

@@ -14,6 +14,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
@@ -57,6 +58,8 @@ type scoreOptions struct {
 
 	// judge, when set, is used instead of the one named by Judge (tests).
 	judge matcher.Judge
+	// replayEvals are the recorded verdicts of --judge replay, once read.
+	replayEvals []ingest.Eval
 }
 
 func scoreCommand() *ucli.Command {
@@ -79,31 +82,35 @@ Judges:
    replay   the recorded verdicts of the benchmark's judge (--verdicts: reference eval outputs
             or trajectory JSONL whose lines end with the eval keys; default: --pred itself)
 
-Protocols (FORMATS.md §4):
+Protocols (docs/FORMATS.md §4):
    paper    precision = predicted triples judged valid in the validity pass (published numbers)
    code     precision = distinct supporting predicted indices (the public evaluator's code)
 
+A prediction file whose content carries no qid (a bare array, CSV, text) takes it from its
+file name; with --judge replay, one such file replayed with one eval record (--verdicts) is
+scored as the record's task. Formats: docs/FORMATS.md.
+
 EXAMPLES:
    kgjudge score --gt examples/gt --pred examples/pred
-   kgjudge score --gt fixtures/p012/gt.json --pred fixtures/p012/eval.json --judge replay
+   kgjudge score --gt testdata/fixtures/p012/gt.json --pred testdata/fixtures/p012/pred.json --verdicts testdata/fixtures/p012/eval.json --judge replay
    kgjudge score --gt tasks/ --pred trajs/model-x/ --judge replay --protocol code --store :memory: --json`,
 		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT, EnvVars: []string{"KGJUDGE_GT"}},
 			&ucli.StringFlag{Name: "pred", Usage: "prediction file or directory", Required: true, Destination: &o.Pred},
-			&ucli.StringFlag{Name: "judge", Usage: "offline | replay", Value: "offline", Destination: &o.Judge, EnvVars: []string{"KGJUDGE_JUDGE"}},
+			&ucli.StringFlag{Name: "judge", Usage: "offline | replay | openai", Value: "offline", Destination: &o.Judge, EnvVars: []string{"KGJUDGE_JUDGE"}},
 			&ucli.StringFlag{Name: "verdicts", Usage: "recorded verdicts for --judge replay (default: --pred)", Destination: &o.Verdicts},
 			&ucli.StringFlag{Name: "protocol", Usage: "paper | code", Value: string(matcher.ProtocolPaper), Destination: &o.Protocol, EnvVars: []string{"KGJUDGE_PROTOCOL"}},
 			&ucli.StringFlag{Name: "store", Usage: "store directory, or :memory:", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
 			&ucli.StringFlag{Name: "out", Usage: "output directory", Value: "kgjudge-out", Destination: &o.Out, EnvVars: []string{"KGJUDGE_OUT"}},
 			&ucli.StringFlag{Name: "run", Usage: "run name (default: the base name of --pred)", Destination: &o.Run},
-			&ucli.StringFlag{Name: "map", Usage: "file mapping prediction qids to task ids (JSON object or two-column CSV/TSV)", Destination: &o.Map},
+			&ucli.StringFlag{Name: "map", Usage: "file mapping prediction qids to task ids (JSON object or two-column CSV/TSV; docs/FORMATS.md §6)", Destination: &o.Map},
 			&ucli.BoolFlag{Name: "json", Usage: "print summary.json on stdout instead of the table", Destination: &o.JSON},
 			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
 			&ucli.IntFlag{Name: "workers", Usage: "samples judged at once (outputs do not depend on it)", Value: 4, Destination: &o.Workers, EnvVars: []string{"KGJUDGE_WORKERS"}},
 			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset (e.g. pro, daily) of the tasks whose file gives none", Destination: &o.Subset},
-			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; format in alias/README.md)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
+			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; docs/FORMATS.md §5)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
 			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "prefilter (few candidates per claim, deterministic tier first) | reference (5 batches with the whole predicted list, as the reference) | whole", Value: "prefilter", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
 			&ucli.DurationFlag{Name: "judge-timeout", Category: "LLM judge", Usage: "per-request timeout", Value: 3 * time.Minute, Destination: &o.Timeout, EnvVars: []string{"KGJUDGE_JUDGE_TIMEOUT"}},
 			&ucli.IntFlag{Name: "judge-attempts", Category: "LLM judge", Usage: "HTTP attempts per request (retries back off exponentially with jitter and honour Retry-After)", Value: 5, Destination: &o.Attempts, EnvVars: []string{"KGJUDGE_JUDGE_ATTEMPTS"}},
@@ -164,7 +171,14 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	if err != nil {
 		return nil, err
 	}
-	in, err := runs.Load(ctx, o.GT, o.Pred, o.Map)
+	var pairs map[string]string
+	if o.Judge == "replay" && o.judge == nil {
+		if o.replayEvals, err = readReplay(ctx, o); err != nil {
+			return nil, err
+		}
+		pairs = replayPairs(o, o.replayEvals)
+	}
+	in, err := runs.LoadMapped(ctx, o.GT, o.Pred, o.Map, pairs)
 	if err != nil {
 		return nil, err
 	}
@@ -213,6 +227,7 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	for _, e := range res.Problems {
 		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
 	}
+	printMatchHint(stderr, res.Problems)
 	printUnjudgedCauses(stderr, res.Items, maxCauses)
 	switch {
 	case outErr != nil:
@@ -302,5 +317,20 @@ func printUnjudgedCauses(w io.Writer, items []matcher.Item, limit int) {
 	fmt.Fprintf(w, "kgjudge: why %d claim(s) are unjudged%s (every reason is in the item files):\n", total, more)
 	for _, c := range causes {
 		fmt.Fprintf(w, "  %d x %s\n", c.n, c.reason)
+	}
+}
+
+// printMatchHint says what to pass when predictions matched no task: the
+// usual cause is a file whose content carries no id, named after something
+// else than its task (pred.json).
+func printMatchHint(w io.Writer, problems []error) {
+	for _, e := range problems {
+		var me *ingest.MatchError
+		if errors.As(e, &me) && len(me.Orphans) > 0 {
+			fmt.Fprintln(w, "kgjudge: hint: a prediction whose content carries no qid takes it from its file name; name the file after its task "+
+				"(task_012.json, or 012.json for task_012_*), or pass --map FILE mapping the qid to the task id (docs/FORMATS.md); "+
+				"with --judge replay, one prediction file and one eval record (--verdicts) are paired by the record's qid")
+			return
+		}
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/kgjudge/kgjudge/alias"
 	"github.com/kgjudge/kgjudge/ingest"
@@ -28,22 +30,12 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 		}
 		return matcher.Offline{Concepts: ua.concepts, Aliases: ua.sets}, nop, nil
 	case "replay":
-		src := o.Verdicts
-		if src == "" {
-			src = o.Pred
-		}
-		evals, err := ingest.ReadEvals(ctx, src)
-		if err != nil {
-			// A replay with some unreadable records would silently score
-			// fewer samples: refuse it whole.
-			var fe *ingest.FileErrors
-			if errors.As(err, &fe) || ingest.IsInputError(err) {
-				return nil, nop, &UserError{Err: err}
+		evals := o.replayEvals
+		if evals == nil {
+			var err error
+			if evals, err = readReplay(ctx, o); err != nil {
+				return nil, nop, err
 			}
-			return nil, nop, err
-		}
-		if len(evals) == 0 {
-			return nil, nop, userErrorf("--judge replay: no recorded verdicts found in %s (expected reference eval outputs or trajectory lines ending with coverage_details)", src)
 		}
 		r, err := matcher.NewReplay(evals, taskIDs, mapping)
 		if err != nil {
@@ -105,4 +97,42 @@ func llmjudgeConfig(o scoreOptions) llmjudge.Config {
 	cfg.RPM, cfg.TPM = o.RPM, o.TPM
 	cfg.Batching = o.Batching
 	return cfg
+}
+
+// readReplay reads the recorded verdicts of --judge replay.
+func readReplay(ctx context.Context, o scoreOptions) ([]ingest.Eval, error) {
+	src := o.Verdicts
+	if src == "" {
+		src = o.Pred
+	}
+	evals, err := ingest.ReadEvals(ctx, src)
+	if err != nil {
+		// A replay with some unreadable records would silently score
+		// fewer samples: refuse it whole.
+		var fe *ingest.FileErrors
+		if errors.As(err, &fe) || ingest.IsInputError(err) {
+			return nil, &UserError{Err: err}
+		}
+		return nil, err
+	}
+	if len(evals) == 0 {
+		return nil, userErrorf("--judge replay: no recorded verdicts found in %s (expected reference eval outputs or trajectory lines ending with coverage_details)", src)
+	}
+	return evals, nil
+}
+
+// replayPairs names the task of a lone prediction file from the lone eval
+// record it is replayed with: `--pred p012/pred.json --verdicts
+// p012/eval.json` scores task_012 (the file's own name, "pred", is no task
+// id). Anything else is left to the ids, file names and --map.
+func replayPairs(o scoreOptions, evals []ingest.Eval) map[string]string {
+	if o.Verdicts == "" || len(evals) != 1 || evals[0].QID == "" {
+		return nil
+	}
+	fi, err := os.Stat(o.Pred)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	base := filepath.Base(o.Pred)
+	return map[string]string{strings.TrimSuffix(base, filepath.Ext(base)): evals[0].QID}
 }

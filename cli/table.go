@@ -15,6 +15,10 @@ import (
 func printTable(w io.Writer, o scoreOptions, res *runs.ScoreResult) {
 	s := res.Summary
 	fmt.Fprintf(w, "run %s · judge %s · protocol %s · store %s · out %s\n\n", s.Run, s.Judge, s.Protocol, o.Store, o.Out)
+	if len(res.Items) == 0 {
+		fmt.Fprintf(w, "no sample was scored: %d input problem(s), listed on stderr and in summary.json failed_inputs\n", len(s.Failed))
+		return
+	}
 	tb := &table{}
 	tb.add("task", "sample", "GT", "pred", "parse", "P", "R", "F1", "node P", "node R", "node F1", "unjudged")
 	for i := range res.Items {
