@@ -77,7 +77,7 @@ EXAMPLES:
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() != 2 {
-				return userErrorf("agree needs two run names (got %d)", c.NArg())
+				return usageError("kgjudge agree", "agree needs two run names (got %d)", c.NArg())
 			}
 			o.RunA, o.RunB = c.Args().Get(0), c.Args().Get(1)
 			_, err := runAgree(c.Context, o, c.App.Writer)

@@ -56,7 +56,7 @@ EXAMPLES:
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return userErrorf("plan takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
+				return usageError("kgjudge plan", "plan takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
 			}
 			_, err := runPlan(c.Context, o, c.App.Writer, c.App.ErrWriter)
 			return err

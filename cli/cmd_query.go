@@ -112,7 +112,7 @@ EXAMPLES:
 		}, neo4jFlags(&o.Neo4j)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return userErrorf("query takes no arguments (got %q); use --cypher or --file", c.Args().Slice())
+				return usageError("kgjudge query", "query takes no arguments (got %q); use --cypher or --file", c.Args().Slice())
 			}
 			return runQuery(c.Context, o, c.App.Writer, c.App.ErrWriter)
 		},

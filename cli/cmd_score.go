@@ -125,7 +125,7 @@ EXAMPLES:
 		}, scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return userErrorf("score takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
+				return usageError("kgjudge score", "score takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
 			}
 			_, err := runScore(c.Context, o, c.App.Writer, c.App.ErrWriter)
 			return err
@@ -156,6 +156,9 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, error) {
 		if _, err := os.Stat(p); err != nil {
 			return "", userErrorf("%s: %w", flag, err)
 		}
+	}
+	if err := checkOutDir(o.Out); err != nil {
+		return "", err
 	}
 	if o.Run == "" {
 		o.Run = strings.TrimSuffix(filepath.Base(filepath.Clean(o.Pred)), filepath.Ext(o.Pred))
@@ -333,4 +336,20 @@ func printMatchHint(w io.Writer, problems []error) {
 			return
 		}
 	}
+}
+
+// checkOutDir makes sure --out can take the outputs before any judging is
+// paid for: it creates OUT/items and writes and removes a probe file there.
+func checkOutDir(out string) error {
+	items := filepath.Join(out, "items")
+	if err := os.MkdirAll(items, 0o755); err != nil {
+		return userErrorf("--out %s: cannot create the output directory: %w", out, err)
+	}
+	f, err := os.CreateTemp(items, ".probe-*")
+	if err != nil {
+		return userErrorf("--out %s: cannot write there: %w", out, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }

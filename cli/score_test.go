@@ -237,6 +237,9 @@ func TestScoreExitCodes(t *testing.T) {
 		{"unknown protocol", []string{"--protocol", "nope"}, ExitInput, "--protocol"},
 		{"unknown judge", []string{"--judge", "nope"}, ExitInput, "--judge"},
 		{"missing gt", []string{"--gt", "/does/not/exist"}, ExitInput, "/does/not/exist"},
+		{"gt directory without tasks", []string{"--gt", t.TempDir()}, ExitInput, "no task file found"},
+		// Before any judging: the out directory's parent is a file.
+		{"unwritable out", []string{"--out", filepath.Join(gt, "broken.json", "out")}, ExitInput, "--out"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"kgjudge", "score", "--gt", "../examples/gt", "--pred", "../examples/pred", "--store", ":memory:", "--out", t.TempDir()}, tc.args...)

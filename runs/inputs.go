@@ -45,6 +45,9 @@ func LoadMapped(ctx context.Context, gt, pred, mapFile string, extra map[string]
 	if in.Tasks, err = ingest.ReadTasks(gt); keepGoing(err) != nil {
 		return nil, asInput(err)
 	}
+	if len(in.Tasks) == 0 && len(in.Problems) == 0 {
+		return nil, inputErrorf("--gt %s: no task file found (want *.json task files with task_id and triples; docs/FORMATS.md §1)", gt)
+	}
 	// ReadTasks takes no context: a signal during it is caught here (and
 	// by the CLI's bounded stop).
 	if err := ctx.Err(); err != nil {
