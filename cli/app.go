@@ -16,11 +16,12 @@ import (
 var Version = "0.1.0-dev"
 
 const exitCodesHelp = `EXIT CODES:
-   0  success
-   1  internal error (a bug, or the store or disk failed)
-   2  bad input or usage; every bad file is listed, the good ones are still scored
-   3  scored, but some claims were left unjudged (see --allow-unjudged)
-   130, 143  stopped by SIGINT or SIGTERM (within 2 s; rerun the same command to resume)`
+     0  success
+     1  internal error (a bug, or the store or disk failed)
+     2  bad input or usage; every bad file is listed, the good ones are still scored
+     3  scored, but some claims were left unjudged (see --allow-unjudged)
+   130  stopped by SIGINT (Ctrl-C), within 2 s; rerun the same command to resume
+   143  stopped by SIGTERM, within 2 s; rerun the same command to resume`
 
 // Main runs the kgjudge command line and returns the process exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	ucli "github.com/urfave/cli/v2"
@@ -72,6 +73,15 @@ func validatePlanArgs(o *planOptions) error {
 		if _, err := os.Stat(p); err != nil {
 			return userErrorf("%s: %w", flag, err)
 		}
+	}
+	if o.Out != "" {
+		// Before the planning work, not after it.
+		f, err := os.CreateTemp(filepath.Dir(o.Out), ".probe-*")
+		if err != nil {
+			return userErrorf("--out %s: cannot write there: %w", o.Out, err)
+		}
+		f.Close()
+		os.Remove(f.Name())
 	}
 	return nil
 }

@@ -104,8 +104,11 @@ func newProgressVerb(w io.Writer, total int, verb, past string) *progress {
 		p.tty = err == nil && fi.Mode()&os.ModeCharDevice != 0
 		p.log = err == nil && !p.tty
 	}
-	if p.log {
-		// A log gets a line at once, so a long first sample is not silence.
+	// A line at once, so a long first sample is not silence.
+	switch {
+	case p.tty:
+		fmt.Fprintf(w, "\r\033[K%s %s", verb, p.rate(p.start))
+	case p.log:
 		fmt.Fprintf(w, "kgjudge: %s %d samples (a progress line every %s)\n", verb, total, logEvery)
 	}
 	return p

@@ -34,6 +34,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"score", "--gt", "g", "--pred", "p", "extra"}, `score takes no arguments (got ["extra"])`},
 		{[]string{"export"}, "export needs a target: kgjudge export neo4j"},
 		{[]string{"query"}, "give exactly one of --cypher and --file"},
+		{[]string{"plan", "--gt", "../examples/gt", "--pred", "../examples/pred", "--out", "/does/not/exist/plan.json"}, "--out /does/not/exist/plan.json: cannot write there"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.args)
