@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	ucli "github.com/urfave/cli/v2"
+
 	"github.com/kgjudge/kgjudge/runs"
 )
 
@@ -91,9 +93,7 @@ func Exec(args []string, stdout, stderr io.Writer) int {
 // panic, in the command or in one of runs' workers, is a bug (exit 1, with
 // the value and the stack), never the exit 2 of bad input that Go's
 // runtime would give it.
-func runApp(ctx context.Context, app interface {
-	RunContext(context.Context, []string) error
-}, args []string, stderr io.Writer) (code int) {
+func runApp(ctx context.Context, app *ucli.App, args []string, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			code = reportBug(stderr, r, debug.Stack())

@@ -30,6 +30,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"cache", "stats", "--bogus"}, "cache stats: flag provided but not defined"},
 		{[]string{"bogus"}, `unknown command "bogus"; see 'kgjudge --help'`},
 		{[]string{"--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"help", "bogus"}, "No help topic for 'bogus'"},
 		{[]string{"agree", "a"}, "agree needs two run names (got 1); see 'kgjudge agree --help'"},
 		{[]string{"score", "--gt", "g", "--pred", "p", "extra"}, `score takes no arguments (got ["extra"])`},
 		{[]string{"export"}, "export needs a target: kgjudge export neo4j"},
