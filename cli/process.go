@@ -21,7 +21,7 @@ import (
 // before the process exits anyway. Stopping there is as safe as SIGKILL,
 // which every store write and the judge cache survive (a rerun resumes);
 // the bound is 2 s from the signal to the exit.
-const stopGrace = 1500 * time.Millisecond
+const stopGrace = time.Second
 
 // interrupted is the cancel cause of a command stopped by a signal.
 type interrupted struct{ sig os.Signal }
