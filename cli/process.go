@@ -20,7 +20,7 @@ import (
 // stopGrace is how long a command may take to stop after SIGINT or SIGTERM
 // before the process exits anyway. Stopping there is as safe as SIGKILL,
 // which every store write and the judge cache survive (a rerun resumes);
-// the bound is 2 s from the signal to the exit.
+// README promises 2 s from the signal to the exit.
 const stopGrace = time.Second
 
 // interrupted is the cancel cause of a command stopped by a signal.
