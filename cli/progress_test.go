@@ -35,11 +35,11 @@ func TestProgressOnlyOnFiles(t *testing.T) {
 	b, _ := os.ReadFile(f.Name())
 	got := string(b)
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], "planning 3 samples") {
+	if len(lines) != 2 || !strings.Contains(lines[0], "planning 3 sample(s)") {
 		t.Fatalf("log progress: a first line at once, then one per %s; got %q", logEvery, got)
 	}
 	// 2 of 3 in 20 s: 0.1/s, 10 s left.
-	for _, want := range []string{"planned 2/3 samples in 20s", "2/3 (66%)", "0.1/s", "ETA 10s", "b sample 1"} {
+	for _, want := range []string{"planned 2/3 sample(s) (66%) in 20s, 0.1/s, ETA 10s", "(last: b sample 1)"} {
 		if !strings.Contains(lines[1], want) {
 			t.Errorf("progress line lacks %q: %q", want, lines[1])
 		}

@@ -99,7 +99,7 @@ func newProgress(w io.Writer, total int) *progress {
 func newProgressVerb(w io.Writer, total int, verb, past string) *progress {
 	p := &progress{w: w, total: total, start: time.Now(), verb: verb, past: past}
 	p.last = p.start
-	if f, ok := w.(*os.File); ok && total > 1 {
+	if f, ok := w.(*os.File); ok && total > 0 {
 		fi, err := f.Stat()
 		p.tty = err == nil && fi.Mode()&os.ModeCharDevice != 0
 		p.log = err == nil && !p.tty
@@ -109,7 +109,7 @@ func newProgressVerb(w io.Writer, total int, verb, past string) *progress {
 	case p.tty:
 		fmt.Fprintf(w, "\r\033[K%s %s", verb, p.rate(p.start))
 	case p.log:
-		fmt.Fprintf(w, "kgjudge: %s %d samples (a progress line every %s)\n", verb, total, logEvery)
+		fmt.Fprintf(w, "kgjudge: %s %d sample(s) (a progress line every %s)\n", verb, total, logEvery)
 	}
 	return p
 }
@@ -122,25 +122,32 @@ func (p *progress) step(task string, sample int) {
 		fmt.Fprintf(p.w, "\r\033[K%s %s  %s sample %d", p.verb, p.rate(now), task, sample)
 	case p.log && now.Sub(p.last) >= logEvery:
 		p.last = now
-		fmt.Fprintf(p.w, "kgjudge: %s %d/%d samples in %s (%s; last: %s sample %d)\n", p.past, p.n, p.total,
-			now.Sub(p.start).Round(time.Second), p.rate(now), task, sample)
+		fmt.Fprintf(p.w, "kgjudge: %s %d/%d sample(s) (%d%%) in %s%s (last: %s sample %d)\n", p.past, p.n, p.total, p.pct(),
+			now.Sub(p.start).Round(time.Second), p.speed(now), task, sample)
 	}
 }
 
 // rate is "n/total (pct%), R/s, ETA d" at now.
 func (p *progress) rate(now time.Time) string {
-	el := now.Sub(p.start)
-	pct := 0
-	if p.total > 0 {
-		pct = 100 * p.n / p.total
+	return fmt.Sprintf("%d/%d (%d%%)%s", p.n, p.total, p.pct(), p.speed(now))
+}
+
+func (p *progress) pct() int {
+	if p.total <= 0 {
+		return 0
 	}
-	s := fmt.Sprintf("%d/%d (%d%%)", p.n, p.total, pct)
+	return 100 * p.n / p.total
+}
+
+// speed is ", R/s, ETA d" at now (empty before the first step).
+func (p *progress) speed(now time.Time) string {
+	el := now.Sub(p.start)
 	if el <= 0 || p.n == 0 {
-		return s
+		return ""
 	}
 	r := float64(p.n) / el.Seconds()
 	eta := time.Duration(float64(p.total-p.n) / r * float64(time.Second))
-	return fmt.Sprintf("%s, %s/s, ETA %s", s, strconv.FormatFloat(r, 'g', 3, 64), eta.Round(time.Second))
+	return fmt.Sprintf(", %s/s, ETA %s", strconv.FormatFloat(r, 'g', 3, 64), eta.Round(time.Second))
 }
 
 func (p *progress) done() {

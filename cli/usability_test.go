@@ -74,7 +74,7 @@ func TestPlanProgressAndLegend(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(f.Name())
-	if !strings.Contains(string(b), "kgjudge: planning 4 samples") {
+	if !strings.Contains(string(b), "kgjudge: planning 4 sample(s)") {
 		t.Errorf("plan progress on a log: %q", b)
 	}
 	for _, want := range []string{"no-cand: no predicted\ntriple could cover it", "focus: mean candidate list", "resolved: decided without a judge"} {
