@@ -303,3 +303,42 @@ func TestUnquotedDollar(t *testing.T) {
 		}
 	}
 }
+
+var docRef = regexp.MustCompile(`\b(?:docs|alias|examples|testdata)/[A-Za-z0-9_./-]*[A-Za-z0-9_]`)
+
+// TestHelpReferencesExist: every file or folder of the repository that a
+// --help text or README.md points the reader to exists, and the --judge
+// help names every judge.
+func TestHelpReferencesExist(t *testing.T) {
+	texts := map[string]string{}
+	var walk func(path []string, cmds []*ucli.Command)
+	walk = func(path []string, cmds []*ucli.Command) {
+		for _, c := range cmds {
+			p := append(append([]string{}, path...), c.Name)
+			_, stdout, _ := runCLI(t, append(p, "--help"))
+			texts["kgjudge "+strings.Join(p, " ")+" --help"] = stdout
+			walk(p, c.Subcommands)
+		}
+	}
+	walk(nil, newApp(nil, nil).Commands)
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts["README.md"] = string(readme)
+	n := 0
+	for where, text := range texts {
+		for _, ref := range docRef.FindAllString(text, -1) {
+			n++
+			if _, err := os.Stat(filepath.Join("..", ref)); err != nil {
+				t.Errorf("%s refers to %s, which does not exist", where, ref)
+			}
+		}
+	}
+	if n < 5 || !strings.Contains(texts["README.md"], "docs/FORMATS.md") {
+		t.Errorf("only %d references found: the pattern is broken", n)
+	}
+	if !strings.Contains(texts["kgjudge score --help"], "offline | replay | openai") {
+		t.Errorf("score --help: --judge does not list every judge")
+	}
+}
