@@ -68,6 +68,37 @@ func TestAgreeRecordedVsOffline(t *testing.T) {
 	if dis != all.Coverage.OnlyA+all.Coverage.OnlyB || dis == 0 {
 		t.Errorf("%d coverage disagreements listed, counts say %d", dis, all.Coverage.OnlyA+all.Coverage.OnlyB)
 	}
+	// Validity verdicts read valid / invalid, in the report and the text.
+	nVal := 0
+	for _, d := range rep.Disagreements {
+		ok := map[string]bool{"covered": true, "uncovered": true}
+		if d.Pass == "validity" {
+			nVal++
+			ok = map[string]bool{"valid": true, "invalid": true}
+		}
+		if !ok[d.A] || !ok[d.B] {
+			t.Errorf("%s disagreement %s#%d %d: a=%q b=%q", d.Pass, d.TaskID, d.Sample, d.Index, d.A, d.B)
+		}
+	}
+	if nVal == 0 {
+		t.Fatal("no validity disagreement between recorded and offline: the check above checked nothing")
+	}
+	var all2 bytes.Buffer
+	if _, err := runAgree(t.Context(), agreeOptions{RunA: "recorded", RunB: "offline", Store: store, Show: 1 << 20}, &all2); err != nil {
+		t.Fatal(err)
+	}
+	nLines := 0
+	for _, line := range strings.Split(all2.String(), "\n") {
+		if strings.Contains(line, " validity ") && strings.Contains(line, "recorded=") {
+			nLines++
+			if strings.Contains(line, "covered") || !strings.Contains(line, "valid") {
+				t.Errorf("validity line says covered/uncovered: %q", line)
+			}
+		}
+	}
+	if nLines != nVal {
+		t.Errorf("%d validity lines printed, %d disagreements", nLines, nVal)
+	}
 	var names []string
 	samples := map[string]int{}
 	for _, g := range rep.Groups {

@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -17,23 +16,21 @@ import (
 var Version = "0.1.0-dev"
 
 const exitCodesHelp = `EXIT CODES:
-   0  success
-   1  internal error (a bug, or the store or disk failed)
-   2  bad input or usage; every bad file is listed, the good ones are still scored
-   3  scored, but some claims were left unjudged (see --allow-unjudged)`
+     0  success
+     1  internal error (a bug, or the store or disk failed)
+     2  bad input or usage; every bad file is listed, the good ones are still scored
+     3  scored, but some claims were left unjudged (see --allow-unjudged)
+   130  stopped by SIGINT (Ctrl-C), within 2 s; rerun the same command to resume
+   143  stopped by SIGTERM, within 2 s; rerun the same command to resume`
 
 // Main runs the kgjudge command line and returns the process exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.RunContext(ctx, interspersed(app, args))
-	if err != nil {
-		fmt.Fprintf(stderr, "kgjudge: %v\n", err)
-	}
-	return exitCodeOf(err)
+	return runApp(ctx, app, interspersed(app, args), stderr)
 }
 
 func newApp(stdout, stderr io.Writer) *ucli.App {
-	return &ucli.App{
+	app := &ucli.App{
 		CustomAppHelpTemplate: ucli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		Name:                  "kgjudge",
 		Usage:                 "score predicted knowledge graphs against ground-truth graphs (VibeSearchBench method)",
@@ -62,9 +59,9 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			runsCommand(),
 		},
 	}
+	hardenAppUsage(app)
+	return app
 }
-
-func contextBackground() context.Context { return context.Background() }
 
 // interspersed moves a command's flags before its positional arguments:
 // urfave/cli stops parsing flags at the first argument, so without this

@@ -24,15 +24,18 @@ type agreeOptions struct {
 
 // Disagreement is one claim two runs decided differently.
 type Disagreement struct {
-	TaskID  string    `json:"task_id"`
-	Sample  int       `json:"sample_idx"`
-	Pass    string    `json:"pass"` // coverage | validity
-	Index   int       `json:"index"`
-	Claim   kg.Triple `json:"claim"`
-	A       kg.State  `json:"a"`
-	B       kg.State  `json:"b"`
-	ReasonA string    `json:"reason_a,omitempty"`
-	ReasonB string    `json:"reason_b,omitempty"`
+	TaskID string    `json:"task_id"`
+	Sample int       `json:"sample_idx"`
+	Pass   string    `json:"pass"` // coverage | validity
+	Index  int       `json:"index"`
+	Claim  kg.Triple `json:"claim"`
+	// A and B are each run's verdict: covered / uncovered in the coverage
+	// pass, valid / invalid in the validity pass (the store keeps both
+	// passes as covered / uncovered).
+	A       string `json:"a"`
+	B       string `json:"b"`
+	ReasonA string `json:"reason_a,omitempty"`
+	ReasonB string `json:"reason_b,omitempty"`
 }
 
 // GroupAgreement is agreement within one language (or "all").
@@ -98,7 +101,7 @@ EXAMPLES:
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() != 2 {
-				return userErrorf("agree needs two run names (got %d)", c.NArg())
+				return usageError("kgjudge agree", "agree needs two run names (got %d)", c.NArg())
 			}
 			o.RunA, o.RunB = c.Args().Get(0), c.Args().Get(1)
 			_, err := runAgree(c.Context, o, c.App.Writer)
@@ -334,7 +337,7 @@ func compareSample(task *kg.Task, pred *kg.Prediction, sample int, va, vb kgstor
 		g.Coverage.Add(a.State, b.State)
 		if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
 			dis = append(dis, Disagreement{TaskID: task.ID, Sample: sample, Pass: "coverage", Index: i,
-				Claim: gt.Triple, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
+				Claim: gt.Triple, A: string(a.State), B: string(b.State), ReasonA: a.Reason, ReasonB: b.Reason})
 		}
 	}
 	if va.Validity != nil && vb.Validity != nil {
@@ -344,7 +347,7 @@ func compareSample(task *kg.Task, pred *kg.Prediction, sample int, va, vb kgstor
 			g.Validity.Add(a.State, b.State)
 			if matcher.Decided(a.State) && matcher.Decided(b.State) && a.State != b.State {
 				dis = append(dis, Disagreement{TaskID: task.ID, Sample: sample, Pass: "validity", Index: i,
-					Claim: p, A: a.State, B: b.State, ReasonA: a.Reason, ReasonB: b.Reason})
+					Claim: p, A: validityLabel(a.State), B: validityLabel(b.State), ReasonA: a.Reason, ReasonB: b.Reason})
 			}
 		}
 	}
@@ -370,4 +373,16 @@ func countKinds(m map[[2]string]*KindAgreement, run string, x, y []kg.Verdict) {
 			ka.OtherCovered++
 		}
 	}
+}
+
+// validityLabel names a validity verdict as a person reads it: a predicted
+// triple is valid or invalid, not covered.
+func validityLabel(s kg.State) string {
+	switch s {
+	case kg.Covered:
+		return "valid"
+	case kg.Uncovered:
+		return "invalid"
+	}
+	return string(s)
 }

@@ -25,7 +25,7 @@ func exportCommand() *ucli.Command {
 		Usage:     "push an embedded store (all tasks, runs, samples, verdicts) to another store",
 		UsageText: "kgjudge export neo4j [--store DIR] [--protocol paper|code] [--neo4j-uri URI] ...",
 		Action: func(c *ucli.Context) error {
-			return userErrorf("export needs a target: kgjudge export neo4j (got %q)", c.Args().Slice())
+			return usageError("kgjudge export", "export needs a target: kgjudge export neo4j (got %q)", c.Args().Slice())
 		},
 		Subcommands: []*ucli.Command{{
 			Name:      "neo4j",

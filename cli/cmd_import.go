@@ -64,7 +64,7 @@ EXAMPLES:
 		}, scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return userErrorf("import takes no arguments (got %q); use --evals", c.Args().Slice())
+				return usageError("kgjudge import", "import takes no arguments (got %q); use --evals", c.Args().Slice())
 			}
 			_, err := runImport(c.Context, o, c.App.Writer, c.App.ErrWriter)
 			return err

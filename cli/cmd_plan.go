@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	ucli "github.com/urfave/cli/v2"
@@ -56,7 +57,7 @@ EXAMPLES:
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return userErrorf("plan takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
+				return usageError("kgjudge plan", "plan takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
 			}
 			_, err := runPlan(c.Context, o, c.App.Writer, c.App.ErrWriter)
 			return err
@@ -73,6 +74,15 @@ func validatePlanArgs(o *planOptions) error {
 			return userErrorf("%s: %w", flag, err)
 		}
 	}
+	if o.Out != "" {
+		// Before the planning work, not after it.
+		f, err := os.CreateTemp(filepath.Dir(o.Out), ".probe-*")
+		if err != nil {
+			return userErrorf("--out %s: cannot write there: %w", o.Out, err)
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
 	return nil
 }
 
@@ -84,7 +94,10 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*run
 	if err != nil {
 		return nil, err
 	}
-	out, err := runs.Plan(ctx, in, runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut})
+	prog := newProgressVerb(stderr, len(in.Samples()), "planning", "planned")
+	out, err := runs.Plan(ctx, in, runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut,
+		Progress: func(_, _ int, task string, sample int) { prog.step(task, sample) }})
+	prog.done()
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +137,7 @@ func printPlan(w io.Writer, out *runs.PlanOutput) {
 			strconv.FormatFloat(focus, 'f', 3, 64))
 	}
 	tb.write(w)
+	fmt.Fprint(w, planLegend)
 	t := out.Totals
 	fmt.Fprintf(w, "\n%d sample(s): prompt volume %.3f x reference (%d / %d chars), focus %.3f, %d GT triples resolved without a judge, %d with no candidate, %d sent in %d batch(es)\n",
 		t.Samples, t.VolumeRatio, t.PromptChars, t.ReferencePromptChars, t.FocusRatio, t.ResolvedGT, t.NoCandidateGT, t.JudgeGTTriples, t.Batches)
@@ -135,3 +149,12 @@ func printPlan(w io.Writer, out *runs.PlanOutput) {
 			e.name, e.e.Calls, e.e.PromptTokens, e.e.CompletionTokens, e.e.USD, e.e.InstructionChars)
 	}
 }
+
+// planLegend explains the plan table's columns.
+const planLegend = `
+GT: GT triples · resolved: decided without a judge (deterministic tier) · no-cand: no predicted
+triple could cover it (uncovered, no call) · judged: sent to the judge · batches: judge calls
+(coverage + validity) · chars / reference: prompt characters of kgjudge's batches / of the
+reference batching · focus: mean candidate list of a judged claim's batch / predicted triples
+(the share of the prediction a batch shows; reference batching: 1)
+`

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -91,16 +90,17 @@ func queryCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "query",
 		Usage:     "run a Cypher query against the Neo4j store and print the rows",
-		UsageText: `kgjudge query --cypher "MATCH ... RETURN ..." [--param k=v ...] [--format table|json|csv]`,
+		UsageText: `kgjudge query --cypher 'MATCH ... RETURN ...' [--param k=v ...] [--format table|json|csv]`,
 		Description: `Runs one Cypher query (read-only unless --write) on the Neo4j store that kgjudge score --neo4j,
 kgjudge export neo4j or kgjudge import --neo4j filled. $ns is bound to the namespace
 (--neo4j-namespace) unless --param ns=... is given: anchor queries with {ns: $ns}.
+Quote the query with single quotes in a shell, or $ns is expanded away before kgjudge sees it.
 Parameter values are JSON when they parse as JSON (numbers, true, ["a","b"], "quoted"),
 otherwise plain strings. The graph model is in docs/neo4j.md; analyst questions with their
 Cypher are in docs/cypher.md, and as files under docs/cypher/ (run them with --file).
 
 EXAMPLES:
-   kgjudge query --cypher "MATCH (r:Run {ns: $ns}) RETURN r.name, r.model"
+   kgjudge query --cypher 'MATCH (r:Run {ns: $ns}) RETURN r.name, r.model'
    kgjudge query --file docs/cypher/coverage_by_model.cypher --format csv
    kgjudge query --file docs/cypher/uncovered_gt_by_relation.cypher --param run=opus --format json`,
 		Flags: append([]ucli.Flag{
@@ -112,7 +112,7 @@ EXAMPLES:
 		}, neo4jFlags(&o.Neo4j)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return userErrorf("query takes no arguments (got %q); use --cypher or --file", c.Args().Slice())
+				return usageError("kgjudge query", "query takes no arguments (got %q); use --cypher or --file", c.Args().Slice())
 			}
 			return runQuery(c.Context, o, c.App.Writer, c.App.ErrWriter)
 		},
@@ -254,7 +254,10 @@ func writeResult(w io.Writer, res *neo4j.Result, format string) error {
 		for _, row := range res.Rows {
 			rec := make([]string, len(row))
 			for i, v := range row {
-				rec[i] = cell(v)
+				// null is an empty field, as spreadsheets and CSV readers expect.
+				if v != nil {
+					rec[i] = cell(v)
+				}
 			}
 			if err := cw.Write(rec); err != nil {
 				return err
@@ -263,18 +266,17 @@ func writeResult(w io.Writer, res *neo4j.Result, format string) error {
 		cw.Flush()
 		return cw.Error()
 	default:
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(res.Columns, "\t"))
+		// Display width, not tabwriter's rune count: CJK cells line up.
+		tb := &table{left: true}
+		tb.add(res.Columns...)
 		for _, row := range res.Rows {
 			cells := make([]string, len(row))
 			for i, v := range row {
-				cells[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(cell(v))
+				cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(cell(v))
 			}
-			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+			tb.add(cells...)
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		tb.write(w)
 		_, err := fmt.Fprintf(w, "(%d rows)\n", len(res.Rows))
 		return err
 	}

@@ -180,7 +180,7 @@ func TestWriteResult(t *testing.T) {
 	if err := writeResult(&b, res, "csv"); err != nil {
 		t.Fatal(err)
 	}
-	if want := "name,n,list\na\tb,2,\"[\"\"x\"\",1]\"\n名前,0.5,null\n"; b.String() != want {
+	if want := "name,n,list\na\tb,2,\"[\"\"x\"\",1]\"\n名前,0.5,\n"; b.String() != want {
 		t.Errorf("csv:\n%q\nwant\n%q", b.String(), want)
 	}
 	b.Reset()

@@ -3,15 +3,20 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
 	"github.com/kgjudge/kgjudge/matcher"
@@ -98,15 +103,19 @@ Judges:
    replay   the recorded verdicts of the benchmark's judge (--verdicts: reference eval outputs
             or trajectory JSONL whose lines end with the eval keys; default: --pred itself)
 
-Protocols (FORMATS.md §4):
+Protocols (docs/FORMATS.md §4):
    paper    precision = predicted triples judged valid in the validity pass (published numbers)
    code     precision = distinct supporting predicted indices (the public evaluator's code)
+
+A prediction file whose content carries no qid (a bare array, CSV, text) takes it from its
+file name; with --judge replay, one such file replayed with one eval record (--verdicts) is
+scored as the record's task. Formats: docs/FORMATS.md.
 
 EXAMPLES:
    kgjudge score --gt examples/gt --pred examples/pred
    kgjudge score --gt tasks/ --pred opus=preds/opus/ --pred gpt=preds/gpt/ --judge replay
    kgjudge score --gt examples/gt --runs examples/runs.json --out kgjudge-out
-   kgjudge score --gt fixtures/p012/gt.json --pred fixtures/p012/eval.json --judge replay
+   kgjudge score --gt testdata/fixtures/p012/gt.json --pred testdata/fixtures/p012/pred.json --verdicts testdata/fixtures/p012/eval.json --judge replay
    kgjudge score --gt tasks/ --pred trajs/model-x/ --judge replay --protocol code --store :memory: --json`,
 		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT, EnvVars: []string{"KGJUDGE_GT"}},
@@ -117,13 +126,13 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "model", Usage: "model name, stored on the run (one run only; --runs has its own)", Destination: &o.ModelName},
 			&ucli.StringFlag{Name: "framework", Usage: "agent framework, stored on the run (one run only)", Destination: &o.Framework},
 			&ucli.StringFlag{Name: "notes", Usage: "free text, stored on the run (one run only)", Destination: &o.Notes},
-			&ucli.StringFlag{Name: "judge", Usage: "offline | replay", Value: "offline", Destination: &o.Judge, EnvVars: []string{"KGJUDGE_JUDGE"}},
+			&ucli.StringFlag{Name: "judge", Usage: "offline | replay | openai", Value: "offline", Destination: &o.Judge, EnvVars: []string{"KGJUDGE_JUDGE"}},
 			&ucli.StringFlag{Name: "verdicts", Usage: "recorded verdicts for --judge replay (default: --pred)", Destination: &o.Verdicts},
 			&ucli.StringFlag{Name: "protocol", Usage: "paper | code", Value: string(matcher.ProtocolPaper), Destination: &o.Protocol, EnvVars: []string{"KGJUDGE_PROTOCOL"}},
 			&ucli.StringFlag{Name: "store", Usage: "store directory, or :memory:", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
 			&ucli.StringFlag{Name: "out", Usage: "output directory; each run writes OUT/RUN/", Value: "kgjudge-out", Destination: &o.Out, EnvVars: []string{"KGJUDGE_OUT"}},
 			&ucli.StringFlag{Name: "run", Usage: "run name of a single --pred PATH (default: its base name)", Destination: &o.Run},
-			&ucli.StringFlag{Name: "map", Usage: "file mapping prediction qids to task ids (JSON object or two-column CSV/TSV)", Destination: &o.Map},
+			&ucli.StringFlag{Name: "map", Usage: "file mapping prediction qids to task ids (JSON object or two-column CSV/TSV; docs/FORMATS.md §6)", Destination: &o.Map},
 			&ucli.BoolFlag{Name: "json", Usage: "print summary.json on stdout instead of the table (a JSON array of them for several runs)", Destination: &o.JSON},
 			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
@@ -131,7 +140,7 @@ EXAMPLES:
 			&ucli.IntFlag{Name: "workers", Usage: "samples judged at once (outputs do not depend on it)", Value: 4, Destination: &o.Workers, EnvVars: []string{"KGJUDGE_WORKERS"}},
 			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset (e.g. pro, daily) of the tasks whose file gives none", Destination: &o.Subset},
 			&ucli.StringFlag{Name: "offline-model", Usage: "offline judge: a calibrated model file from kgjudge calibrate (default: the shipped weights)", Destination: &o.Model, EnvVars: []string{"KGJUDGE_OFFLINE_MODEL"}},
-			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; format in alias/README.md)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
+			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; docs/FORMATS.md §5)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
 			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "prefilter (few candidates per claim, deterministic tier first) | reference (5 batches with the whole predicted list, as the reference) | whole", Value: "prefilter", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
 			&ucli.DurationFlag{Name: "judge-timeout", Category: "LLM judge", Usage: "per-request timeout", Value: 3 * time.Minute, Destination: &o.Timeout, EnvVars: []string{"KGJUDGE_JUDGE_TIMEOUT"}},
 			&ucli.IntFlag{Name: "judge-attempts", Category: "LLM judge", Usage: "HTTP attempts per request (retries back off exponentially with jitter and honour Retry-After)", Value: 5, Destination: &o.Attempts, EnvVars: []string{"KGJUDGE_JUDGE_ATTEMPTS"}},
@@ -146,7 +155,7 @@ EXAMPLES:
 		}, scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
-				return userErrorf("score takes no arguments (got %q); use --gt and --pred (or --runs)", c.Args().Slice())
+				return usageError("kgjudge score", "score takes no arguments (got %q); use --gt and --pred (or --runs)", c.Args().Slice())
 			}
 			_, err := runScore(c.Context, o, c.App.Writer, c.App.ErrWriter)
 			return err
@@ -183,6 +192,9 @@ func validateScoreArgs(o *scoreOptions) (matcher.Protocol, []runs.RunSpec, error
 		if _, err := os.Stat(p); err != nil {
 			return "", nil, userErrorf("%s: %w", flag, err)
 		}
+	}
+	if err := checkOutDir(o.Out); err != nil {
+		return "", nil, err
 	}
 	specs, err := scoreSpecs(o)
 	if err != nil {
@@ -261,7 +273,17 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 		return nil, err
 	}
 	missing, _ := runs.ParseMissingPolicy(o.Missing)
-	b, err := runs.LoadBatch(ctx, o.GT, o.Map, specs)
+	// One prediction file replayed with one eval record is scored as the
+	// record's task (a bare array's name says nothing).
+	var pairs map[string]string
+	if o.Judge == "replay" && o.judge == nil && o.Verdicts != "" && len(specs) == 1 {
+		evals, err := readReplay(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		pairs = replayPairs(specs[0].Path, evals)
+	}
+	b, err := runs.LoadBatchMapped(ctx, o.GT, o.Map, specs, pairs)
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +328,8 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 		Progress: func(_, _ int, task string, sample int) { prog.step(task, sample) },
 	})
 	prog.done()
-	if err != nil {
+	var outErr *runs.OutputError
+	if err != nil && !errors.As(err, &outErr) {
 		return nil, err
 	}
 	if o.JSON {
@@ -362,7 +385,22 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 			fmt.Fprintf(stderr, "kgjudge: run %s: removed %d sample(s) of an earlier scoring that this one did not score\n", r.Info.Name, len(r.Removed))
 		}
 	}
+	var allProblems []error
+	var allItems []matcher.Item
+	for _, r := range res.Runs {
+		allProblems = append(allProblems, r.Problems...)
+		allItems = append(allItems, r.Items...)
+	}
+	printMatchHint(stderr, allProblems)
+	printUnjudgedCauses(stderr, allItems, maxCauses)
 	switch {
+	case outErr != nil:
+		// The disk, not the input: every item name is made writable.
+		for _, e := range outErr.Errs {
+			fmt.Fprintf(stderr, "kgjudge: output: %v\n", e)
+		}
+		return res, &exitStatus{code: ExitInternal, msg: fmt.Sprintf("%d output file(s) not written (listed above and in summary.json failed_outputs); the other %d sample(s) were written",
+			len(outErr.Errs), scored-outErr.Items)}
 	case problems > 0:
 		return res, &exitStatus{code: ExitInput, msg: fmt.Sprintf("%d input problem(s); the good inputs were scored (%d samples)", len(seen), scored)}
 	case unjudgedItems > 0 && !o.AllowUnjudged:
@@ -400,4 +438,101 @@ func openStore(ctx context.Context, path string) (kgstore.Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// maxCauses is how many distinct reasons for unjudged claims score prints.
+const maxCauses = 3
+
+type cause struct {
+	reason string
+	n      int
+}
+
+// unjudgedCauses counts the distinct reasons claims were left unjudged, most
+// frequent first (ties in order of first appearance).
+func unjudgedCauses(items []matcher.Item) []cause {
+	idx := map[string]int{}
+	var out []cause
+	add := func(st kg.State, reason string) {
+		if st != kg.Unjudged {
+			return
+		}
+		if reason == "" {
+			reason = "(no reason given)"
+		}
+		if i, ok := idx[reason]; ok {
+			out[i].n++
+			return
+		}
+		idx[reason] = len(out)
+		out = append(out, cause{reason, 1})
+	}
+	for i := range items {
+		if c := items[i].Coverage; c != nil {
+			for _, r := range c.PerGTTriple {
+				add(r.State, r.Reason)
+			}
+		}
+		if v := items[i].Validity; v != nil {
+			for _, r := range v.PerPredTriple {
+				add(r.State, r.Reason)
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].n > out[b].n })
+	return out
+}
+
+// printUnjudgedCauses says why claims were left unjudged (an unreachable
+// endpoint, a refused key, a spent budget), each distinct cause once with
+// its count, so a failing judge is not only a number.
+func printUnjudgedCauses(w io.Writer, items []matcher.Item, limit int) {
+	causes := unjudgedCauses(items)
+	if len(causes) == 0 {
+		return
+	}
+	total := 0
+	for _, c := range causes {
+		total += c.n
+	}
+	more := ""
+	if len(causes) > limit {
+		more = fmt.Sprintf(", the first %d of %d distinct causes", limit, len(causes))
+		causes = causes[:limit]
+	}
+	fmt.Fprintf(w, "kgjudge: why %d claim(s) are unjudged%s (every reason is in the item files):\n", total, more)
+	for _, c := range causes {
+		fmt.Fprintf(w, "  %d x %s\n", c.n, c.reason)
+	}
+}
+
+// printMatchHint says what to pass when predictions matched no task: the
+// usual cause is a file whose content carries no id, named after something
+// else than its task (pred.json).
+func printMatchHint(w io.Writer, problems []error) {
+	for _, e := range problems {
+		var me *ingest.MatchError
+		if errors.As(e, &me) && len(me.Orphans) > 0 {
+			fmt.Fprintln(w, "kgjudge: hint: a prediction whose content carries no qid takes it from its file name; name the file after its task "+
+				"(task_012.json, or 012.json for task_012_*), or pass --map FILE mapping the qid to the task id (docs/FORMATS.md); "+
+				"with --judge replay, one prediction file and one eval record (--verdicts) are paired by the record's qid")
+			return
+		}
+	}
+}
+
+// checkOutDir makes sure --out can take the outputs before any judging is
+// paid for: it creates OUT/items and writes and removes a probe file there.
+func checkOutDir(out string) error {
+	items := filepath.Join(out, "items")
+	if err := os.MkdirAll(items, 0o755); err != nil {
+		return userErrorf("--out %s: cannot create the output directory: %w", out, err)
+	}
+	f, err := os.CreateTemp(items, ".probe-*")
+	if err != nil {
+		return userErrorf("--out %s: cannot write there: %w", out, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }

@@ -39,8 +39,9 @@ types by invalidity rate; and whole-output failures (empty, malformed, truncated
 misaligned) with the zero-F1 samples they caused. The same sections are in summary.json.
 
 EXAMPLES:
+   kgjudge score --gt examples/gt --pred examples/pred --run demo
    kgjudge structure --run demo
-   kgjudge structure --run opus --store .kgjudge --json > structure.json`,
+   kgjudge structure --run demo --store .kgjudge --json > structure.json`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "run", Usage: "run name (as given to kgjudge score --run)", Required: true, Destination: &o.Run},
 			&ucli.StringFlag{Name: "store", Usage: "store directory, or :memory:", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},

@@ -5,6 +5,8 @@ import (
 
 	"errors"
 	"fmt"
+
+	ucli "github.com/urfave/cli/v2"
 )
 
 // Exit codes, documented in the app's help text.
@@ -46,6 +48,11 @@ func exitCodeOf(err error) int {
 	}
 	var ue *UserError
 	if errors.As(err, &ue) || runs.IsInputError(err) {
+		return ExitInput
+	}
+	// urfave/cli's own errors (kgjudge help NOSUCHCOMMAND) are usage errors.
+	var ec ucli.ExitCoder
+	if errors.As(err, &ec) {
 		return ExitInput
 	}
 	return ExitInternal

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/kgjudge/kgjudge/alias"
 	"github.com/kgjudge/kgjudge/ingest"
@@ -46,10 +48,6 @@ func newJudge(ctx context.Context, o scoreOptions, src string, taskIDs []string,
 			if errors.As(err, &fe) || ingest.IsInputError(err) {
 				return nil, nop, &UserError{Err: err}
 			}
-			return nil, nop, err
-		}
-		if len(evals) == 0 {
-			return nil, nop, userErrorf("--judge replay: no recorded verdicts found in %s (expected reference eval outputs or trajectory lines ending with coverage_details)", src)
 		}
 		r, err := matcher.NewReplay(evals, taskIDs, mapping)
 		if err != nil {
@@ -111,4 +109,39 @@ func llmjudgeConfig(o scoreOptions) llmjudge.Config {
 	cfg.RPM, cfg.TPM = o.RPM, o.TPM
 	cfg.Batching = o.Batching
 	return cfg
+}
+
+// readReplay reads the recorded verdicts of --judge replay.
+func readReplay(ctx context.Context, o scoreOptions) ([]ingest.Eval, error) {
+	src := o.Verdicts
+	evals, err := ingest.ReadEvals(ctx, src)
+	if err != nil {
+		// A replay with some unreadable records would silently score
+		// fewer samples: refuse it whole.
+		var fe *ingest.FileErrors
+		if errors.As(err, &fe) || ingest.IsInputError(err) {
+			return nil, &UserError{Err: err}
+		}
+		return nil, err
+	}
+	if len(evals) == 0 {
+		return nil, userErrorf("--judge replay: no recorded verdicts found in %s (expected reference eval outputs or trajectory lines ending with coverage_details)", src)
+	}
+	return evals, nil
+}
+
+// replayPairs names the task of a lone prediction file from the lone eval
+// record it is replayed with: `--pred p012/pred.json --verdicts
+// p012/eval.json` scores task_012 (the file's own name, "pred", is no task
+// id). Anything else is left to the ids, file names and --map.
+func replayPairs(pred string, evals []ingest.Eval) map[string]string {
+	if len(evals) != 1 || evals[0].QID == "" {
+		return nil
+	}
+	fi, err := os.Stat(pred)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	base := filepath.Base(pred)
+	return map[string]string{strings.TrimSuffix(base, filepath.Ext(base)): evals[0].QID}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,14 +14,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
+	"github.com/kgjudge/kgjudge/matcher"
 )
 
-// TestMain lets the test binary act as the kgjudge command, so a test can
-// run it as a child process and SIGKILL it mid-run.
+// TestMain lets the test binary act as the kgjudge command (Exec, as
+// cmd/kgjudge runs it, signal handling included), so a test can run it as a
+// child process and signal or SIGKILL it mid-run.
 func TestMain(m *testing.M) {
 	if os.Getenv("KGJUDGE_TEST_MAIN") == "1" {
-		os.Exit(Main(contextBackground(), append([]string{"kgjudge"}, os.Args[1:]...), os.Stdout, os.Stderr))
+		os.Exit(Exec(append([]string{"kgjudge"}, os.Args[1:]...), os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -76,13 +80,26 @@ func TestScoreOpenAIRerunFromCacheIsIdentical(t *testing.T) {
 	if !bytes.Contains(sum, []byte(`"prompt_hash"`)) || !bytes.Contains(inv, []byte(`"hits"`)) {
 		t.Errorf("manifest missing from summary.json or invocation.json")
 	}
-	// Rate limits reach the judge (and its manifest).
+	// Rate limits, concurrency, budget and prices reach the judge and
+	// invocation.json, and leave summary.json as it was: they decide how a
+	// run gets its verdicts, not which.
 	outRL := t.TempDir()
-	if code, _, stderr := runCLI(t, openaiArgs(srv, store, outRL, "--rpm", "600", "--tpm", "1000000")); code != ExitOK {
+	if code, _, stderr := runCLI(t, openaiArgs(srv, store, outRL, "--rpm", "600", "--tpm", "1000000", "--concurrency", "1",
+		"--max-tokens", "99999999", "--price-in", "2", "--price-out", "8")); code != ExitOK {
 		t.Fatalf("rate-limited rerun: exit %d\n%s", code, stderr)
 	}
-	if b, _ := os.ReadFile(filepath.Join(outRL, "llm", "summary.json")); !bytes.Contains(b, []byte(`"rpm": 600`)) || !bytes.Contains(b, []byte(`"tpm": 1000000`)) {
-		t.Errorf("rpm/tpm not in the manifest")
+	if b, _ := os.ReadFile(filepath.Join(outRL, "llm", "invocation.json")); !bytes.Contains(b, []byte(`"rpm": 600`)) || !bytes.Contains(b, []byte(`"tpm": 1000000`)) || !bytes.Contains(b, []byte(`"concurrency": 1`)) {
+		t.Errorf("rpm/tpm/concurrency not in invocation.json")
+	}
+	a, _ := os.ReadFile(filepath.Join(out1, "llm", "summary.json"))
+	b, _ := os.ReadFile(filepath.Join(outRL, "llm", "summary.json"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("--rpm, --tpm, --concurrency, --max-tokens, --price-* changed summary.json")
+	}
+	for _, key := range []string{`"concurrency":`, `"rpm":`, `"price_in_per_million":`, `"token_budget":`, `"hits":`, `"calls":`} {
+		if bytes.Contains(b, []byte(key)) {
+			t.Errorf("summary.json holds the invocation setting %s", key)
+		}
 	}
 	// --cache-only now succeeds; with a fresh store it fails on the first miss.
 	if code, _, stderr := runCLI(t, openaiArgs(srv, store, t.TempDir(), "--cache-only")); code != ExitOK {
@@ -462,4 +479,78 @@ func cachedLines(path string) int {
 		return 0
 	}
 	return bytes.Count(b, []byte("\n"))
+}
+
+// TestScoreJudgeErrorsShown: when the judge cannot be reached or refuses,
+// stderr says why, each distinct cause once with its count, besides the
+// unjudged total (exit 3).
+func TestScoreJudgeErrorsShown(t *testing.T) {
+	sentGT, sentPred := examplesSent(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() + "/v1"
+	ln.Close() // nothing listens there now
+	denied := fakeopenai.New(func(s *fakeopenai.Server) {
+		s.Script = func(*fakeopenai.Call) *fakeopenai.Reply {
+			return &fakeopenai.Reply{Status: 401, Body: `{"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}`}
+		}
+	})
+	defer denied.Close()
+	for _, tc := range []struct {
+		name, url, want string
+	}{
+		{"closed port", closed, "connection refused"},
+		{"401", denied.BaseURL(), "401"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"score", "--gt", "../examples/gt", "--pred", "../examples/pred", "--judge", "openai", "--judge-url", tc.url,
+				"--judge-model", "m", "--store", filepath.Join(t.TempDir(), "s"), "--out", t.TempDir(), "--judge-attempts", "1"}
+			code, _, stderr := runCLI(t, args)
+			if code != ExitUnjudged {
+				t.Fatalf("exit %d, want %d\n%s", code, ExitUnjudged, stderr)
+			}
+			n := sentGT + sentPred
+			if !strings.Contains(stderr, fmt.Sprintf("why %d claim(s) are unjudged", n)) {
+				t.Errorf("stderr lacks the causes header for %d claims:\n%s", n, stderr)
+			}
+			var causes []string
+			for _, l := range strings.Split(stderr, "\n") {
+				if strings.HasPrefix(l, "  ") && strings.Contains(l, " x ") {
+					causes = append(causes, l)
+				}
+			}
+			if len(causes) == 0 || len(causes) > maxCauses || !strings.Contains(causes[0], tc.want) {
+				t.Errorf("causes %q, want at most %d, the first naming %q", causes, maxCauses, tc.want)
+			}
+			total := 0
+			for _, c := range causes {
+				var k int
+				fmt.Sscanf(strings.TrimSpace(c), "%d x", &k)
+				total += k
+			}
+			if total != n {
+				t.Errorf("causes count %d claims, %d were unjudged:\n%s", total, n, stderr)
+			}
+		})
+	}
+}
+
+func TestUnjudgedCauses(t *testing.T) {
+	it := matcher.Item{Record: kg.Record{Coverage: &matcher.CoverageDetails{PerGTTriple: []matcher.GTRecord{
+		{State: kg.Unjudged, Reason: "b"}, {State: kg.Covered, Reason: "ok"}, {State: kg.Unjudged, Reason: "a"}, {State: kg.Unjudged, Reason: "a"},
+		{State: kg.Unjudged, Reason: "c"}, {State: kg.Unjudged, Reason: "d"},
+	}}, Validity: &matcher.ValidityDetails{PerPredTriple: []matcher.PredRecord{{State: kg.Unjudged, Reason: "b"}, {State: kg.Unjudged, Reason: "b"}, {State: kg.Unjudged}}}}}
+	var b bytes.Buffer
+	printUnjudgedCauses(&b, []matcher.Item{it}, 3)
+	want := "kgjudge: why 8 claim(s) are unjudged, the first 3 of 5 distinct causes (every reason is in the item files):\n  3 x b\n  2 x a\n  1 x c\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+	b.Reset()
+	printUnjudgedCauses(&b, []matcher.Item{{}}, 3)
+	if b.Len() != 0 {
+		t.Errorf("nothing unjudged, yet %q", b.String())
+	}
 }

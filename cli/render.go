@@ -3,6 +3,7 @@ package cli
 import (
 	"io"
 	"strings"
+	"unicode"
 
 	"golang.org/x/text/width"
 )
@@ -10,15 +11,24 @@ import (
 // table renders rows with the first column left-aligned and the others
 // right-aligned, measuring display width so CJK task ids line up (tabwriter
 // counts a wide character as one column).
-type table struct{ rows [][]string }
+type table struct {
+	rows [][]string
+	// left aligns every column left (query results, whose columns are
+	// whatever the query returns).
+	left bool
+}
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
+// displayWidth is how many terminal columns s takes: two for wide and
+// fullwidth characters, none for combining marks and format characters
+// (a decomposed "é", a zero-width joiner), one for the rest.
 func displayWidth(s string) int {
 	n := 0
 	for _, r := range s {
-		switch width.LookupRune(r).Kind() {
-		case width.EastAsianWide, width.EastAsianFullwidth:
+		switch {
+		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		case width.LookupRune(r).Kind() == width.EastAsianWide, width.LookupRune(r).Kind() == width.EastAsianFullwidth:
 			n += 2
 		default:
 			n++
@@ -44,7 +54,9 @@ func (t *table) write(w io.Writer) {
 		b.Reset()
 		for i, c := range r {
 			pad := strings.Repeat(" ", widths[i]-displayWidth(c))
-			if i == 0 {
+			if i > 0 && t.left {
+				b.WriteString("  " + c + pad)
+			} else if i == 0 {
 				b.WriteString(c + pad)
 			} else {
 				b.WriteString("  " + pad + c)

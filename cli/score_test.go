@@ -237,6 +237,9 @@ func TestScoreExitCodes(t *testing.T) {
 		{"unknown protocol", []string{"--protocol", "nope"}, ExitInput, "--protocol"},
 		{"unknown judge", []string{"--judge", "nope"}, ExitInput, "--judge"},
 		{"missing gt", []string{"--gt", "/does/not/exist"}, ExitInput, "/does/not/exist"},
+		{"gt directory without tasks", []string{"--gt", t.TempDir()}, ExitInput, "no task file found"},
+		// Before any judging: the out directory's parent is a file.
+		{"unwritable out", []string{"--out", filepath.Join(gt, "broken.json", "out")}, ExitInput, "--out"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"kgjudge", "score", "--gt", "../examples/gt", "--pred", "../examples/pred", "--store", ":memory:", "--out", t.TempDir()}, tc.args...)
@@ -368,5 +371,55 @@ func TestScoreWorkersDoNotChangeOutputs(t *testing.T) {
 		if len(a) == 0 || !bytes.Equal(a, b) {
 			t.Errorf("%s differs between 1 and 8 workers", rel)
 		}
+	}
+}
+
+// TestScoreReplayLoneFile: the documented replay of one fixture, a bare
+// prediction array (its file name, "pred", is no task id) with its eval
+// record, scores the record's task and reproduces the published F1; without
+// a record to pair it with, the run says exactly what to pass.
+func TestScoreReplayLoneFile(t *testing.T) {
+	p012 := filepath.Join(fixtureDir, "p012")
+	out := t.TempDir()
+	code, stdout, stderr := runCLI(t, []string{"score", "--gt", filepath.Join(p012, "gt.json"), "--pred", filepath.Join(p012, "pred.json"),
+		"--verdicts", filepath.Join(p012, "eval.json"), "--judge", "replay", "--store", ":memory:", "--out", out})
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "items", "task_012_sample0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var it struct {
+		F1 float64 `json:"triplet_f1"`
+	}
+	if err := json.Unmarshal(b, &it); err != nil || it.F1 != 0.1728 {
+		t.Errorf("task_012 F1 %v (published 0.1728), %v", it.F1, err)
+	}
+
+	// Two records: which one is pred.json's is not for kgjudge to guess.
+	gt, _, verdicts, _ := fixtureLayout(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"replay, several records", []string{"--gt", gt, "--judge", "replay", "--verdicts", verdicts}},
+		{"offline", []string{"--gt", filepath.Join(p012, "gt.json")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"score", "--pred", filepath.Join(p012, "pred.json"), "--store", ":memory:", "--out", t.TempDir()}, tc.args...)
+			code, stdout, stderr := runCLI(t, args)
+			if code != ExitInput {
+				t.Fatalf("exit %d, want %d\n%s", code, ExitInput, stderr)
+			}
+			for _, want := range []string{`no task for qid "pred"`, "name the file after its task", "--map FILE"} {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+			if !strings.Contains(stdout, "no sample was scored") || strings.Contains(stdout, "avg@") {
+				t.Errorf("stdout must say nothing was scored instead of an empty table:\n%s", stdout)
+			}
+		})
 	}
 }

@@ -15,6 +15,10 @@ import (
 func printTable(w io.Writer, o scoreOptions, res *runs.ScoreResult) {
 	s := res.Summary
 	fmt.Fprintf(w, "run %s · judge %s · protocol %s · store %s · out %s\n\n", s.Run, s.Judge, s.Protocol, o.Store, res.Out)
+	if len(res.Items) == 0 {
+		fmt.Fprintf(w, "no sample was scored: %d input problem(s), listed on stderr and in summary.json failed_inputs\n", len(s.Failed))
+		return
+	}
 	tb := &table{}
 	tb.add("task", "sample", "GT", "pred", "parse", "P", "R", "F1", "node P", "node R", "node F1", "unjudged")
 	for i := range res.Items {
@@ -84,40 +88,78 @@ func printTable(w io.Writer, o scoreOptions, res *runs.ScoreResult) {
 }
 
 // progress reports long runs on stderr: a live line on a terminal, a line
-// every logEvery on a log file or pipe (batch jobs). Output captured by
-// tests (not an *os.File) gets none, and stdout and the output files never
-// carry progress, so they stay deterministic.
+// every logEvery on a log file or pipe (batch jobs), each with done/total,
+// the rate and the time left. Output captured by tests (not an *os.File)
+// gets none, and stdout and the output files never carry progress, so they
+// stay deterministic.
 type progress struct {
-	w        io.Writer
-	total    int
-	n        int
-	tty, log bool
-	start    time.Time
-	last     time.Time
+	w          io.Writer
+	verb, past string // "scoring", "scored"
+	total      int
+	n          int
+	tty, log   bool
+	start      time.Time
+	last       time.Time
 }
 
 const logEvery = 15 * time.Second
 
 func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total, start: time.Now()}
+	return newProgressVerb(w, total, "scoring", "scored")
+}
+
+func newProgressVerb(w io.Writer, total int, verb, past string) *progress {
+	p := &progress{w: w, total: total, start: time.Now(), verb: verb, past: past}
 	p.last = p.start
-	if f, ok := w.(*os.File); ok && total > 1 {
+	if f, ok := w.(*os.File); ok && total > 0 {
 		fi, err := f.Stat()
 		p.tty = err == nil && fi.Mode()&os.ModeCharDevice != 0
 		p.log = err == nil && !p.tty
+	}
+	// A line at once, so a long first sample is not silence.
+	switch {
+	case p.tty:
+		fmt.Fprintf(w, "\r\033[K%s %s", verb, p.rate(p.start))
+	case p.log:
+		fmt.Fprintf(w, "kgjudge: %s %d sample(s) (a progress line every %s)\n", verb, total, logEvery)
 	}
 	return p
 }
 
 func (p *progress) step(task string, sample int) {
 	p.n++
+	now := time.Now()
 	switch {
 	case p.tty:
-		fmt.Fprintf(p.w, "\r\033[Kscoring %d/%d  %s sample %d", p.n, p.total, task, sample)
-	case p.log && time.Since(p.last) >= logEvery:
-		p.last = time.Now()
-		fmt.Fprintf(p.w, "kgjudge: scored %d/%d samples in %s (last: %s sample %d)\n", p.n, p.total, time.Since(p.start).Round(time.Second), task, sample)
+		fmt.Fprintf(p.w, "\r\033[K%s %s  %s sample %d", p.verb, p.rate(now), task, sample)
+	case p.log && now.Sub(p.last) >= logEvery:
+		p.last = now
+		fmt.Fprintf(p.w, "kgjudge: %s %d/%d sample(s) (%d%%) in %s%s (last: %s sample %d)\n", p.past, p.n, p.total, p.pct(),
+			now.Sub(p.start).Round(time.Second), p.speed(now), task, sample)
 	}
+}
+
+// rate is "n/total (pct%), R/s, ETA d" at now.
+func (p *progress) rate(now time.Time) string {
+	return fmt.Sprintf("%d/%d (%d%%)%s", p.n, p.total, p.pct(), p.speed(now))
+}
+
+func (p *progress) pct() int {
+	if p.total <= 0 {
+		return 0
+	}
+	return 100 * p.n / p.total
+}
+
+// speed is ", R/s, ETA d" at now (empty before the first step).
+func (p *progress) speed(now time.Time) string {
+	el := now.Sub(p.start)
+	if el <= 0 || p.n == 0 {
+		return ""
+	}
+	r := float64(p.n) / el.Seconds()
+	eta := time.Duration(float64(p.total-p.n) / r * float64(time.Second))
+	return fmt.Sprintf(", %s/s, ETA %s", strconv.FormatFloat(r, 'g', 3, 64), eta.Round(time.Second))
 }
 
 func (p *progress) done() {

@@ -219,6 +219,13 @@ func (r *RunInputs) Samples() []*kg.Prediction {
 // matches them. It fails only when nothing can be read at all (a missing
 // path, a bad map); bad files are Problems.
 func LoadBatch(ctx context.Context, gt, mapFile string, specs []RunSpec) (*Batch, error) {
+	return LoadBatchMapped(ctx, gt, mapFile, specs, nil)
+}
+
+// LoadBatchMapped is LoadBatch with extra qid -> task mappings, used where
+// the map file has none (a lone prediction file replayed with its eval
+// record takes the record's task).
+func LoadBatchMapped(ctx context.Context, gt, mapFile string, specs []RunSpec, extra map[string]string) (*Batch, error) {
 	b := &Batch{GT: &Inputs{}}
 	var err error
 	if b.GT.Tasks, err = ingest.ReadTasks(gt); err != nil {
@@ -228,9 +235,24 @@ func LoadBatch(ctx context.Context, gt, mapFile string, specs []RunSpec) (*Batch
 		}
 		b.GT.Problems = append(b.GT.Problems, fe.Errs...)
 	}
+	if len(b.GT.Tasks) == 0 && len(b.GT.Problems) == 0 {
+		return nil, inputErrorf("--gt %s: no task file found (want *.json task files with task_id and triples; docs/FORMATS.md §1)", gt)
+	}
+	// ReadTasks takes no context: a signal during it is caught here.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if mapFile != "" {
 		if b.GT.Mapping, err = ingest.ReadMap(mapFile); err != nil {
 			return nil, asInput(err)
+		}
+	}
+	for q, id := range extra {
+		if _, ok := b.GT.Mapping[q]; !ok {
+			if b.GT.Mapping == nil {
+				b.GT.Mapping = map[string]string{}
+			}
+			b.GT.Mapping[q] = id
 		}
 	}
 	b.GT.TaskByID = make(map[string]*kg.Task, len(b.GT.Tasks))

@@ -33,3 +33,13 @@ func asInput(err error) error {
 	}
 	return err
 }
+
+// PanicError is a panic caught in one of Score's workers: a bug, carried to
+// the caller with its stack (a panic in a goroutine would otherwise end the
+// process with Go's exit status 2, which kgjudge reserves for bad input).
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }

@@ -25,6 +25,13 @@ type Inputs struct {
 // directory) and an optional qid map, and matches predictions to tasks. It
 // fails only when nothing can be read at all (a missing path, a bad map).
 func Load(ctx context.Context, gt, pred, mapFile string) (*Inputs, error) {
+	return LoadMapped(ctx, gt, pred, mapFile, nil)
+}
+
+// LoadMapped is Load with extra qid -> task id pairs that the caller knows
+// (a replayed eval record names the task of a prediction file whose content
+// carries no id); the map file's pairs win.
+func LoadMapped(ctx context.Context, gt, pred, mapFile string, extra map[string]string) (*Inputs, error) {
 	in := &Inputs{}
 	keepGoing := func(err error) error {
 		var fe *ingest.FileErrors
@@ -38,12 +45,31 @@ func Load(ctx context.Context, gt, pred, mapFile string) (*Inputs, error) {
 	if in.Tasks, err = ingest.ReadTasks(gt); keepGoing(err) != nil {
 		return nil, asInput(err)
 	}
+	if len(in.Tasks) == 0 && len(in.Problems) == 0 {
+		return nil, inputErrorf("--gt %s: no task file found (want *.json task files with task_id and triples; docs/FORMATS.md §1)", gt)
+	}
+	// ReadTasks takes no context: a signal during it is caught here (and
+	// by the CLI's bounded stop).
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if in.Preds, err = ingest.ReadPredictions(ctx, pred); keepGoing(err) != nil {
 		return nil, asInput(err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if mapFile != "" {
 		if in.Mapping, err = ingest.ReadMap(mapFile); err != nil {
 			return nil, asInput(err)
+		}
+	}
+	for q, id := range extra {
+		if _, ok := in.Mapping[q]; !ok {
+			if in.Mapping == nil {
+				in.Mapping = map[string]string{}
+			}
+			in.Mapping[q] = id
 		}
 	}
 	in.TaskByID = make(map[string]*kg.Task, len(in.Tasks))

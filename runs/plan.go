@@ -12,9 +12,12 @@ import (
 	"github.com/kgjudge/kgjudge/matcher/prefilter"
 )
 
-// PlanConfig prices a plan's estimate (USD per million tokens).
+// PlanConfig prices a plan's estimate (USD per million tokens) and reports
+// progress.
 type PlanConfig struct {
 	PriceIn, PriceOut float64
+	// Progress, when set, is called after each planned sample.
+	Progress func(done, total int, taskID string, sample int)
 }
 
 // PlanOutput is what `kgjudge plan` writes.
@@ -66,7 +69,11 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 	defer store.Close()
 
 	out := &PlanOutput{Items: []PlanItem{}}
-	for _, p := range in.Samples() {
+	samples := in.Samples()
+	for n, p := range samples {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		key := kgstore.SampleKey{Run: "plan", TaskID: p.TaskID, Sample: p.SampleIdx}
 		task := in.TaskByID[p.TaskID]
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
@@ -85,6 +92,9 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 		out.Totals.Estimate.Kgjudge.Add(it.Estimate.Kgjudge)
 		out.Totals.Estimate.Reference.Add(it.Estimate.Reference)
 		out.Items = append(out.Items, it)
+		if cfg.Progress != nil {
+			cfg.Progress(n+1, len(samples), p.TaskID, p.SampleIdx)
+		}
 	}
 	sort.SliceStable(out.Items, func(a, b int) bool {
 		if out.Items[a].QID != out.Items[b].QID {

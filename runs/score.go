@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"time"
 
@@ -111,10 +112,29 @@ type ScoreResult struct {
 // and cache hits of one invocation go to invocation.json), so that a rerun
 // from the cache writes a byte-identical summary.
 type Manifest struct {
-	Version  string             `json:"kgjudge_version"`
-	Protocol matcher.Protocol   `json:"protocol"`
-	Judge    string             `json:"judge"`
-	LLM      *llmjudge.Manifest `json:"llm_judge,omitempty"`
+	Version  string           `json:"kgjudge_version"`
+	Protocol matcher.Protocol `json:"protocol"`
+	Judge    string           `json:"judge"`
+	LLM      *JudgeManifest   `json:"llm_judge,omitempty"`
+}
+
+// JudgeManifest is the part of an LLM judge's manifest that decides its
+// verdicts: which endpoint and model, which prompts, which batching, which
+// decoding. Transport and spending settings (concurrency, rate limits, token
+// budget, prices, the cache) change how fast or how dearly a run gets its
+// verdicts, not which, so they are in invocation.json only: changing
+// --concurrency leaves summary.json byte-identical.
+type JudgeManifest struct {
+	Judge         string            `json:"judge"`
+	Endpoint      string            `json:"endpoint"`
+	Model         string            `json:"model"`
+	PromptVersion string            `json:"prompt_version"`
+	PromptStyle   string            `json:"prompt_style"`
+	PromptHash    string            `json:"prompt_hash"`
+	Prompts       []string          `json:"prompts"`
+	Batching      string            `json:"batching"`
+	Validity      bool              `json:"validity_pass"`
+	Decoding      llmjudge.Decoding `json:"decoding"`
 }
 
 // Invocation is OUT/invocation.json: what this run of the command spent.
@@ -248,6 +268,9 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 	}
 
 	for i := range b.GT.Tasks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if err := sink.putTask(ctx, b.GT.Tasks[i]); err != nil {
 			return nil, err
 		}
@@ -258,7 +281,7 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 	// depend on which judgement finishes first.
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	judged := judgeAll(jctx, b.GT, jobs, cfg.Workers)
+	results := judgeAll(jctx, b.GT, jobs, cfg.Workers)
 	progress := func(i int, p *kg.Prediction) {
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(jobs), p.TaskID, p.SampleIdx)
@@ -271,11 +294,22 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		if err := sink.putPrediction(ctx, key, *p); err != nil {
 			return nil, err
 		}
-		o := <-judged[i]
+		var o judged
+		select {
+		case o = <-results[i]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		// A judgement that raced a cancellation may hold claims left
+		// unjudged because of it: not committed, a rerun judges them.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		j, err := o.j, o.err
 		st.attempted[key] = true
 		if err != nil {
-			if errors.Is(err, context.Canceled) {
+			var pe *PanicError
+			if errors.Is(err, context.Canceled) || errors.As(err, &pe) {
 				return nil, err
 			}
 			if llmjudge.IsCacheMiss(err) {
@@ -326,6 +360,10 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		return nil, err
 	}
 	if err := writeBatch(cfg.Out, out); err != nil {
+		if IsOutputError(err) {
+			// What was written stays; the caller reports the rest.
+			return out, err
+		}
 		return nil, err
 	}
 	return out, nil
@@ -405,16 +443,16 @@ func finishRun(ctx context.Context, sink sink, st *runState, cfg ScoreConfig, sc
 	return sink.putRun(ctx, res.Info)
 }
 
-// stableManifest drops what one invocation spent or found out from a judge
-// manifest (a rerun from the cache makes no call, so it cannot know them).
-func stableManifest(m llmjudge.Manifest) *llmjudge.Manifest {
-	m.BudgetReached = false
-	m.Tokens = cost.Usage{}
-	m.USD, m.Calls, m.Attempts, m.Retries, m.Reasks, m.Unjudged = 0, 0, 0, 0, 0, 0
-	m.Cache.Hits, m.Cache.Misses, m.Cache.Path = 0, 0, ""
-	m.Decoding.SeedRefused = false
-	m.ResponseModes = nil
-	return &m
+// stableManifest keeps what decides the verdicts from a judge manifest
+// (what one invocation spent or found out, and how it was transported, are
+// in invocation.json: a rerun from the cache makes no call, so it cannot
+// know them).
+func stableManifest(m llmjudge.Manifest) *JudgeManifest {
+	d := m.Decoding
+	d.SeedRefused = false
+	return &JudgeManifest{Judge: m.Judge, Endpoint: m.Endpoint, Model: m.Model, PromptVersion: m.PromptVersion,
+		PromptStyle: m.PromptStyle, PromptHash: m.PromptHash, Prompts: m.Prompts, Batching: m.Batching,
+		Validity: m.Validity, Decoding: d}
 }
 
 type judged struct {
@@ -441,6 +479,11 @@ func judgeAll(ctx context.Context, gt *Inputs, jobs []job, workers int) []chan j
 			}
 			go func() {
 				defer func() { <-slots }()
+				defer func() {
+					if r := recover(); r != nil {
+						out[i] <- judged{err: &PanicError{Value: r, Stack: debug.Stack()}}
+					}
+				}()
 				j, err := jb.run.judge.Judge(ctx, gt.TaskByID[jb.p.TaskID], jb.p)
 				out[i] <- judged{j, err}
 			}()

@@ -2,17 +2,13 @@
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/kgjudge/kgjudge/cli"
 )
 
+// cli.Exec handles SIGINT and SIGTERM (signal.NotifyContext semantics, plus
+// a bounded stop: see cli/process.go) and recovers panics.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Main(ctx, os.Args, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(cli.Exec(os.Args, os.Stdout, os.Stderr))
 }
