@@ -483,12 +483,11 @@ func TestCookbook(t *testing.T) {
 				for i, x := range fx.task.Triples {
 					graph[i] = x.Triple
 				}
-				class := map[string]string{}
-				for _, c := range hierarchy.ClassifyGraph(graph, nil) {
-					class[c.Relation] = string(c.Class)
-				}
-				for i, x := range fx.task.Triples {
-					k := [2]string{r.model, class[x.Relation]}
+				// The store keeps a class per triple (the classifier
+				// the caller configured: hierarchy's).
+				class := hierarchy.GraphClassifier{}.Classify(graph)
+				for i := range fx.task.Triples {
+					k := [2]string{r.model, class[i]}
 					if m[k] == nil {
 						m[k] = &acc{}
 					}
