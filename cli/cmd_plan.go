@@ -26,6 +26,7 @@ type planOptions struct {
 	JSON     bool
 	PriceIn  float64
 	PriceOut float64
+	Embed    embedOptions
 }
 
 func planCommand() *ucli.Command {
@@ -49,7 +50,7 @@ for reference batching, and counts tokens and cost (--price-in, --price-out) wit
 EXAMPLES:
    kgjudge plan --gt examples/gt --pred examples/pred --price-in 2 --price-out 8
    kgjudge plan --gt tasks/ --pred trajs/model-x/ --out plan.json`,
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT},
 			&ucli.StringFlag{Name: "pred", Usage: "prediction file or directory", Required: true, Destination: &o.Pred},
 			&ucli.StringFlag{Name: "out", Usage: "write the plan JSON to FILE", Destination: &o.Out},
@@ -57,7 +58,7 @@ EXAMPLES:
 			&ucli.BoolFlag{Name: "json", Usage: "print the plan JSON on stdout instead of the summary", Destination: &o.JSON},
 			&ucli.Float64Flag{Name: "price-in", Usage: "USD per million prompt tokens, for the cost estimate", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
 			&ucli.Float64Flag{Name: "price-out", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
-		},
+		}, embedFlags(&o.Embed)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
 				return userErrorf("plan takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
@@ -72,6 +73,8 @@ EXAMPLES:
 type planOutput struct {
 	Items  []planItem `json:"items"`
 	Totals planTotals `json:"totals"`
+	// Embedding says whether the prefilter's embedding stage was on.
+	Embedding embedManifest `json:"embedding"`
 }
 
 // planItem is a prefilter item with the judge cost estimate.
@@ -130,15 +133,28 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*pla
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	defer store.Close()
+	emb, err := o.Embed.newEmbedder(planStoreDir())
+	if err != nil {
+		return nil, err
+	}
+	if emb != nil {
+		defer emb.Close()
+	}
+	popts := prefilter.Options{Graph: store}
+	if emb != nil {
+		popts.Embedder = emb
+	}
 
-	out := &planOutput{Items: []planItem{}}
+	out := &planOutput{Items: []planItem{}, Embedding: newEmbedManifest(emb)}
 	for _, p := range in.samples() {
 		key := kgstore.SampleKey{Run: "plan", TaskID: p.TaskID, Sample: p.SampleIdx}
 		task := in.taskByID[p.TaskID]
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key}}.Sample(ctx, task, p)
+		po := popts
+		po.Key = key
+		pl, err := prefilter.Planner{Options: po}.Sample(ctx, task, p)
 		if err != nil {
 			return nil, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
 		}
@@ -186,6 +202,7 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*pla
 	} else {
 		printPlan(stdout, out)
 	}
+	fmt.Fprintf(stderr, "kgjudge: %s\n", embedSummary(emb))
 	for _, e := range inputErrs {
 		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
 	}

@@ -14,6 +14,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/kgjudge/kgjudge/embed"
 	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/kg"
@@ -52,6 +53,10 @@ type scoreOptions struct {
 	Attempts    int
 	Workers     int
 	RPM, TPM    int
+
+	// Embedding stage (--embed-url; flags in embed.go) and its client.
+	Embed    embedOptions
+	embedder *embed.Client
 
 	// Neo4j sync (--neo4j; flags in cmd_export.go).
 	Neo4j     bool
@@ -117,7 +122,7 @@ EXAMPLES:
 			&ucli.Int64Flag{Name: "max-tokens", Category: "LLM judge", Usage: "token budget for this run (0: none); when spent, remaining claims are unjudged and a rerun continues", Destination: &o.MaxTokens},
 			&ucli.Float64Flag{Name: "price-in", Category: "LLM judge", Usage: "USD per million prompt tokens, for the cost report", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
 			&ucli.Float64Flag{Name: "price-out", Category: "LLM judge", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
-		}, scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn)...),
+		}, append(scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn), embedFlags(&o.Embed)...)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
 				return userErrorf("score takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
@@ -185,6 +190,12 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		}
 	}
 
+	if o.embedder, err = o.Embed.newEmbedder(o.Store); err != nil {
+		return nil, err
+	}
+	if o.embedder != nil {
+		defer o.embedder.Close()
+	}
 	judge, closeJudge, err := newJudge(ctx, o, in.ids, in.mapping)
 	if err != nil {
 		return nil, err
@@ -269,7 +280,7 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		res.Summary.Failed = append(res.Summary.Failed, e.Error())
 	}
 	res.Structure = hierarchy.Aggregate(structure)
-	man := runManifest{Version: Version, Protocol: proto, Judge: judge.Name()}
+	man := runManifest{Version: Version, Protocol: proto, Judge: judge.Name(), Embedding: newEmbedManifest(o.embedder)}
 	var inv *invocation
 	if lj, ok := judge.(*llmjudge.Judge); ok {
 		m, ledger := lj.Manifest(), lj.Ledger()
@@ -298,6 +309,9 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*s
 		printTable(stdout, o, res)
 	}
 
+	if o.embedder != nil {
+		fmt.Fprintf(stderr, "kgjudge: %s\n", embedSummary(o.embedder))
+	}
 	for _, e := range inputErrs {
 		fmt.Fprintf(stderr, "kgjudge: %v\n", e)
 	}

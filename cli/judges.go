@@ -27,7 +27,11 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 		if err != nil {
 			return nil, nop, err
 		}
-		return matcher.Offline{Concepts: ua.concepts, Aliases: ua.sets}, nop, nil
+		off := matcher.Offline{Concepts: ua.concepts, Aliases: ua.sets}
+		if o.embedder != nil {
+			off.Embedder = o.embedder
+		}
+		return off, nop, nil
 	case "replay":
 		src := o.Verdicts
 		if src == "" {
@@ -58,7 +62,11 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 			if err != nil {
 				return nil, nop, err
 			}
-			cfg.Planner = prefilter.Planner{Options: prefilter.Options{Concepts: ua.concepts, Aliases: ua.sets}}
+			po := prefilter.Options{Concepts: ua.concepts, Aliases: ua.sets}
+			if o.embedder != nil {
+				po.Embedder = o.embedder
+			}
+			cfg.Planner = prefilter.Planner{Options: po}
 		}
 		j, err := llmjudge.New(ctx, cfg)
 		if err != nil {
@@ -117,6 +125,8 @@ type runManifest struct {
 	Protocol matcher.Protocol   `json:"protocol"`
 	Judge    string             `json:"judge"`
 	LLM      *llmjudge.Manifest `json:"llm_judge,omitempty"`
+	// Embedding says whether the prefilter's embedding stage was on.
+	Embedding embedManifest `json:"embedding"`
 }
 
 // invocation is OUT/invocation.json: what this run of the command spent.

@@ -32,6 +32,8 @@ type Offline struct {
 	Concepts *alias.Concepts
 	// Aliases are extra alias sets (an alias file's).
 	Aliases [][]string
+	// Embedder turns the prefilter's embedding stage on (nil: off).
+	Embedder prefilter.Embedder
 }
 
 var _ Judge = Offline{}
@@ -44,7 +46,7 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 	if err := ctx.Err(); err != nil {
 		return Judgement{}, err
 	}
-	res, err := prefilter.Build(ctx, task, pred, prefilter.Options{Concepts: o.Concepts, Aliases: o.Aliases})
+	res, err := prefilter.Build(ctx, task, pred, prefilter.Options{Concepts: o.Concepts, Aliases: o.Aliases, Embedder: o.Embedder})
 	if err != nil {
 		return Judgement{}, err
 	}

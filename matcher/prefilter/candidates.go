@@ -36,6 +36,10 @@ type Options struct {
 	// NoIndex turns the Bleve retrieval stage off (entities are then
 	// retrieved by the token and variant indexes alone); for measurement.
 	NoIndex bool
+	// Embedder turns the embedding stage on (embedstage.go); nil: off.
+	Embedder Embedder
+	// Embed tunes the embedding stage (zero: the defaults).
+	Embed EmbedParams
 }
 
 // withDefaults fills the zero fields of o with the documented defaults.
@@ -158,6 +162,8 @@ type sample struct {
 	extra     map[string]*text
 	concepts  *alias.Concepts
 	indexOnly int
+	// emb is the embedding stage (nil when off).
+	emb *embedStage
 }
 
 type match struct {
@@ -369,6 +375,14 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 		if err := s.buildIndex(ctx, rels, sets, concepts); err != nil {
 			return nil, err
 		}
+	}
+	if o.Embedder != nil {
+		st, err := newEmbedStage(ctx, o.Embedder, o.Embed, task, pred)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		s.emb = st
 	}
 	return s, nil
 }
@@ -684,6 +698,7 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 			}
 		}
 	}
+	s.embedPool(gt, pool)
 	out := make([]Candidate, 0, len(pool))
 	for i := range pool {
 		p := s.pred.Triples[i]
@@ -710,9 +725,12 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 		if gsum > 0 {
 			bm = s.idf.shared(gtoks, s.predTriTok[i]) / gsum
 		}
-		score := wHead*hm.score + wTail*tm.score + wRel*rm + wBag*bm
+		eb := s.embedBonus(gt, i)
+		score := wHead*hm.score + wTail*tm.score + wRel*rm + wBag*bm + eb
 		why := "text"
 		switch {
+		case eb > 0 && hm.score < anchorFloor && tm.score < anchorFloor:
+			why = "embed"
 		case hm.score >= tm.score && hm.score > 0:
 			why = "head:" + hm.why
 		case tm.score > 0:
