@@ -343,6 +343,7 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 			for _, v := range e.variants {
 				s.byVariant[v] = append(s.byVariant[v], id)
 			}
+			s.indexLoose(e, id)
 			for _, c := range e.concepts {
 				s.byToken["@"+c] = append(s.byToken["@"+c], id)
 			}
@@ -416,6 +417,9 @@ func (s *sample) matchEntity(e, x *text) match {
 		if score > best.score {
 			best = match{score, why}
 		}
+	}
+	if m := looseMatch(e, x); m.score > 0 {
+		up(m.score, m.why)
 	}
 	le, lx := float64(utf8.RuneCountInString(e.key)), float64(utf8.RuneCountInString(x.key))
 	if containsName(x.key, e.key) { // the GT name inside a richer predicted one
@@ -550,6 +554,7 @@ func (s *sample) entities(ctx context.Context, name string) (map[string]match, e
 			cand[id] = true
 		}
 	}
+	s.lookupLoose(e, cand)
 	for id := range cand {
 		x := s.texts[s.predEnts[id]]
 		if m := s.matchEntity(e, x); m.score >= entityFloor {
@@ -646,6 +651,9 @@ func (s *sample) relMatch(r, pr *text) float64 {
 		return 1
 	case intersects(r.concepts, pr.concepts):
 		return 1
+	case r.relCore != "" && (r.relCore == pr.key || r.relCore == pr.relCore) || pr.relCore != "" && pr.relCore == r.key,
+		intersects(r.loose, pr.loose) || contains(r.loose, pr.key) || contains(pr.loose, r.key):
+		return 0.9
 	}
 	sr, sp := s.idf.sum(r.toks), s.idf.sum(pr.toks)
 	if sr == 0 || sp == 0 {
