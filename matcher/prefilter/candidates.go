@@ -107,6 +107,9 @@ type Candidate struct {
 	Index int     `json:"index"`
 	Score float64 `json:"score"`
 	Why   string  `json:"why"`
+	// Cosine is the embedding cosine of the claim and the candidate
+	// (TripleText of each), when the embedding stage is on.
+	Cosine float64 `json:"cosine,omitempty"`
 }
 
 // Resolution is a claim decided without a judge (the deterministic tier).
@@ -202,13 +205,13 @@ func Build(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Options) (
 		}
 		for _, c := range all {
 			if c.Score >= validityMinScore {
-				reverse[c.Index] = append(reverse[c.Index], Candidate{Index: gi, Score: c.Score, Why: c.Why})
+				reverse[c.Index] = append(reverse[c.Index], Candidate{Index: gi, Score: c.Score, Why: c.Why, Cosine: c.Cosine})
 			}
 		}
-		res.GT[gi] = Claim{Index: gi, Candidates: o.cut(all, max), Resolved: s.resolve(task.Triples[gi].Triple, all)}
+		res.GT[gi] = Claim{Index: gi, Candidates: s.keepNearest(o.cut(all, max), all, s.nearestPred(task.Triples[gi].Triple), max, func(i int) float64 { return s.embedCosine(task.Triples[gi].Triple, i) }), Resolved: s.resolve(task.Triples[gi].Triple, all)}
 	}
 	for pi := range pred.Triples {
-		res.Pred[pi] = Claim{Index: pi, Candidates: o.cut(sortCands(reverse[pi]), min(max, validityCap))}
+		res.Pred[pi] = Claim{Index: pi, Candidates: s.keepNearest(o.cut(sortCands(reverse[pi]), min(max, validityCap)), reverse[pi], s.nearestGT(pi), min(max, validityCap), func(g int) float64 { return s.embedCosine(task.Triples[g].Triple, pi) })}
 	}
 	// The deterministic tier's mirror for the validity pass: a predicted
 	// triple that states a GT triple with the same head and tail (same
@@ -744,7 +747,7 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 		case tm.score > 0:
 			why = "tail:" + tm.why
 		}
-		out = append(out, Candidate{Index: i, Score: round3(score), Why: why})
+		out = append(out, Candidate{Index: i, Score: round3(score), Why: why, Cosine: s.embedCosine(gt, i)})
 	}
 	return sortCands(out), nil
 }

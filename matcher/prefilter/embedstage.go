@@ -3,6 +3,7 @@ package prefilter
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/kgjudge/kgjudge/embed"
@@ -35,12 +36,21 @@ const (
 	// DefaultEmbedWeight is the bonus of the nearest neighbour; the k-th
 	// of K earns DefaultEmbedWeight * (1 - k/K).
 	DefaultEmbedWeight = 0.6
+	// DefaultEmbedKeep: see EmbedParams.Keep.
+	DefaultEmbedKeep        = 2
+	DefaultEmbedReverseKeep = 1
 )
 
 // EmbedParams tune the embedding stage; zero fields take the defaults.
 type EmbedParams struct {
 	K, ReverseK int
 	Weight      float64
+	// Keep is how many nearest predicted triples of a GT triple are kept
+	// among its candidates whatever their score, displacing the
+	// lowest-ranked at the cap (default DefaultEmbedKeep; < 0: none);
+	// ReverseKeep the same for the GT triples nearest to a predicted
+	// triple (validity; default DefaultEmbedReverseKeep; < 0: none).
+	Keep, ReverseKeep int
 }
 
 func (p EmbedParams) withDefaults() EmbedParams {
@@ -55,6 +65,16 @@ func (p EmbedParams) withDefaults() EmbedParams {
 	if p.Weight <= 0 {
 		p.Weight = DefaultEmbedWeight
 	}
+	if p.Keep < 0 {
+		p.Keep = 0
+	} else if p.Keep == 0 {
+		p.Keep = DefaultEmbedKeep
+	}
+	if p.ReverseKeep < 0 {
+		p.ReverseKeep = 0
+	} else if p.ReverseKeep == 0 {
+		p.ReverseKeep = DefaultEmbedReverseKeep
+	}
 	return p
 }
 
@@ -62,6 +82,13 @@ func (p EmbedParams) withDefaults() EmbedParams {
 // exact value), the bonus of each predicted triple proposed for it.
 type embedStage struct {
 	bonus map[kg.Triple]map[int]float64
+	// row: GT triple -> its row of sim; sim: cosines, GT x predicted,
+	// rounded to 1e-4 (as reported in Candidate.Cosine).
+	row map[kg.Triple]int
+	sim [][]float64
+	// keepPred: per GT row, the Keep nearest predicted triples; keepGT:
+	// per predicted triple, the Keep nearest GT rows.
+	keepPred, keepGT [][]int
 }
 
 // TripleText is how a triple is written for the embedder.
@@ -69,7 +96,7 @@ func TripleText(t kg.Triple) string { return t.Head + " " + t.Relation + " " + t
 
 func newEmbedStage(ctx context.Context, e Embedder, p EmbedParams, task *kg.Task, pred *kg.Prediction) (*embedStage, error) {
 	p = p.withDefaults()
-	st := &embedStage{bonus: map[kg.Triple]map[int]float64{}}
+	st := &embedStage{bonus: map[kg.Triple]map[int]float64{}, row: map[kg.Triple]int{}}
 	if len(task.Triples) == 0 || len(pred.Triples) == 0 {
 		return st, nil
 	}
@@ -96,7 +123,7 @@ func newEmbedStage(ctx context.Context, e Embedder, p EmbedParams, task *kg.Task
 	for g := range gv {
 		sim[g] = make([]float64, len(pv))
 		for q := range pv {
-			sim[g][q] = embed.Cosine(gv[g], pv[q])
+			sim[g][q] = math.Round(embed.Cosine(gv[g], pv[q])*1e4) / 1e4
 		}
 	}
 	bonus := make([]map[int]float64, len(gv))
@@ -120,7 +147,23 @@ func newEmbedStage(ctx context.Context, e Embedder, p EmbedParams, task *kg.Task
 			}
 		}
 	}
+	st.sim = sim
+	if p.Keep > 0 {
+		st.keepPred = make([][]int, len(gv))
+		for g := range sim {
+			st.keepPred[g] = nearest(len(pv), p.Keep, func(q int) float64 { return sim[g][q] })
+		}
+	}
+	if p.ReverseKeep > 0 {
+		st.keepGT = make([][]int, len(pv))
+		for q := range pv {
+			st.keepGT[q] = nearest(len(gv), p.ReverseKeep, func(g int) float64 { return sim[g][q] })
+		}
+	}
 	for g, t := range task.Triples {
+		if _, ok := st.row[t.Triple]; !ok {
+			st.row[t.Triple] = g
+		}
 		m := st.bonus[t.Triple]
 		if m == nil {
 			st.bonus[t.Triple] = bonus[g]
@@ -166,4 +209,85 @@ func (s *sample) embedBonus(gt kg.Triple, i int) float64 {
 		return 0
 	}
 	return s.emb.bonus[gt][i]
+}
+
+// embedCosine is the cosine of gt and predicted triple i (0 when off).
+func (s *sample) embedCosine(gt kg.Triple, i int) float64 {
+	if s.emb == nil {
+		return 0
+	}
+	g, ok := s.emb.row[gt]
+	if !ok {
+		return 0
+	}
+	return s.emb.sim[g][i]
+}
+
+// nearestPred is the Keep nearest predicted triples of gt (nil when off).
+func (s *sample) nearestPred(gt kg.Triple) []int {
+	if s.emb == nil || s.emb.keepPred == nil {
+		return nil
+	}
+	g, ok := s.emb.row[gt]
+	if !ok {
+		return nil
+	}
+	return s.emb.keepPred[g]
+}
+
+// nearestGT is the Keep nearest GT triples of predicted triple pi.
+func (s *sample) nearestGT(pi int) []int {
+	if s.emb == nil || s.emb.keepGT == nil {
+		return nil
+	}
+	return s.emb.keepGT[pi]
+}
+
+// keepNearest makes sure the nearest neighbours are among the kept
+// candidates (cut from the ranked list all): one missing takes its scored
+// entry from all (or a bare one) and, at the cap max, the place of the
+// lowest-ranked candidate that is not itself a nearest neighbour. The
+// result stays sorted by score.
+func (s *sample) keepNearest(kept, all []Candidate, near []int, max int, cos func(int) float64) []Candidate {
+	if len(near) == 0 {
+		return kept
+	}
+	in := map[int]bool{}
+	for _, c := range kept {
+		in[c.Index] = true
+	}
+	isNear := map[int]bool{}
+	for _, i := range near {
+		isNear[i] = true
+	}
+	byIndex := map[int]Candidate{}
+	for _, c := range all {
+		byIndex[c.Index] = c
+	}
+	out := append([]Candidate{}, kept...)
+	for _, i := range near {
+		if in[i] {
+			continue
+		}
+		c, ok := byIndex[i]
+		if !ok {
+			c = Candidate{Index: i, Why: "embed:nearest", Cosine: cos(i)}
+		}
+		if len(out) >= max {
+			drop := -1
+			for j := len(out) - 1; j >= 0; j-- {
+				if !isNear[out[j].Index] {
+					drop = j
+					break
+				}
+			}
+			if drop < 0 {
+				break
+			}
+			out = append(out[:drop], out[drop+1:]...)
+		}
+		out = append(out, c)
+		in[i] = true
+	}
+	return sortCands(out)
 }
