@@ -23,6 +23,8 @@ type planOptions struct {
 	JSON     bool
 	PriceIn  float64
 	PriceOut float64
+	// Embedding stage (--embed-url; flags in embed.go).
+	Embed embedOptions
 }
 
 func planCommand() *ucli.Command {
@@ -46,7 +48,7 @@ for reference batching, and counts tokens and cost (--price-in, --price-out) wit
 EXAMPLES:
    kgjudge plan --gt examples/gt --pred examples/pred --price-in 2 --price-out 8
    kgjudge plan --gt tasks/ --pred trajs/model-x/ --out plan.json`,
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT},
 			&ucli.StringFlag{Name: "pred", Usage: "prediction file or directory", Required: true, Destination: &o.Pred},
 			&ucli.StringFlag{Name: "out", Usage: "write the plan JSON to FILE", Destination: &o.Out},
@@ -54,7 +56,7 @@ EXAMPLES:
 			&ucli.BoolFlag{Name: "json", Usage: "print the plan JSON on stdout instead of the summary", Destination: &o.JSON},
 			&ucli.Float64Flag{Name: "price-in", Usage: "USD per million prompt tokens, for the cost estimate", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
 			&ucli.Float64Flag{Name: "price-out", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
-		},
+		}, embedFlags(&o.Embed)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("kgjudge plan", "plan takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
@@ -94,9 +96,18 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*run
 	if err != nil {
 		return nil, err
 	}
+	emb, err := o.Embed.newEmbedder(planStoreDir())
+	if err != nil {
+		return nil, err
+	}
+	pc := runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut, Embedding: newEmbedManifest(emb)}
+	if emb != nil {
+		defer emb.Close()
+		pc.Embedder = emb
+	}
 	prog := newProgressVerb(stderr, len(in.Samples()), "planning", "planned")
-	out, err := runs.Plan(ctx, in, runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut,
-		Progress: func(_, _ int, task string, sample int) { prog.step(task, sample) }})
+	pc.Progress = func(_, _ int, task string, sample int) { prog.step(task, sample) }
+	out, err := runs.Plan(ctx, in, pc)
 	prog.done()
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/kgjudge/kgjudge/embed"
 	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
@@ -71,6 +72,10 @@ type scoreOptions struct {
 
 	// judge, when set, is used instead of the one named by Judge (tests).
 	judge matcher.Judge
+
+	// Embedding stage (--embed-url; flags in embed.go) and its client.
+	Embed    embedOptions
+	embedder *embed.Client
 }
 
 func scoreCommand() *ucli.Command {
@@ -152,7 +157,7 @@ EXAMPLES:
 			&ucli.Int64Flag{Name: "max-tokens", Category: "LLM judge", Usage: "token budget for this run (0: none); when spent, remaining claims are unjudged and a rerun continues", Destination: &o.MaxTokens},
 			&ucli.Float64Flag{Name: "price-in", Category: "LLM judge", Usage: "USD per million prompt tokens, for the cost report", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
 			&ucli.Float64Flag{Name: "price-out", Category: "LLM judge", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
-		}, scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn)...),
+		}, append(scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn), embedFlags(&o.Embed)...)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("kgjudge score", "score takes no arguments (got %q); use --gt and --pred (or --runs)", c.Args().Slice())
@@ -287,6 +292,12 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	if err != nil {
 		return nil, err
 	}
+	if o.embedder, err = o.Embed.newEmbedder(o.Store); err != nil {
+		return nil, err
+	}
+	if o.embedder != nil {
+		defer o.embedder.Close()
+	}
 	var judge matcher.Judge
 	if o.Judge == "replay" && o.judge == nil && o.Verdicts == "" {
 		// Each run replays its own recorded verdicts.
@@ -325,7 +336,8 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	res, err := runs.Score(ctx, b, runs.ScoreConfig{
 		Protocol: proto, Judge: judge, Store: store, Neo4j: neo.writer(),
 		Out: o.Out, Workers: o.Workers, Version: Version, Subset: o.Subset, Missing: missing, Samples: o.Samples,
-		Progress: func(_, _ int, task string, sample int) { prog.step(task, sample) },
+		Embedding: newEmbedManifest(o.embedder),
+		Progress:  func(_, _ int, task string, sample int) { prog.step(task, sample) },
 	})
 	prog.done()
 	var outErr *runs.OutputError
@@ -390,6 +402,9 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	for _, r := range res.Runs {
 		allProblems = append(allProblems, r.Problems...)
 		allItems = append(allItems, r.Items...)
+	}
+	if o.embedder != nil {
+		fmt.Fprintf(stderr, "kgjudge: %s\n", embedSummary(o.embedder))
 	}
 	printMatchHint(stderr, allProblems)
 	printUnjudgedCauses(stderr, allItems, maxCauses)

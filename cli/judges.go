@@ -38,6 +38,9 @@ func newJudge(ctx context.Context, o scoreOptions, src string, taskIDs []string,
 			}
 			off.Model = m
 		}
+		if o.embedder != nil {
+			off.Embedder = o.embedder
+		}
 		return off, nop, nil
 	case "replay":
 		evals, err := ingest.ReadEvals(ctx, src)

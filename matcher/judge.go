@@ -7,6 +7,7 @@ import (
 	"github.com/kgjudge/kgjudge/alias"
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/matcher/calibrate"
+	"github.com/kgjudge/kgjudge/matcher/prefilter"
 )
 
 // Judge is kg.Judge: Offline and Replay here, the LLM judge in llmjudge.
@@ -32,6 +33,8 @@ type Offline struct {
 	Model *calibrate.Model
 	// Similarity adds embedding cosines to the features (nil: off).
 	Similarity calibrate.Similarity
+	// Embedder turns the prefilter's embedding stage on (nil: off).
+	Embedder prefilter.Embedder
 }
 
 var _ Judge = Offline{}
@@ -44,7 +47,7 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 	if err := ctx.Err(); err != nil {
 		return Judgement{}, err
 	}
-	s, err := calibrate.Featurize(ctx, task, pred, calibrate.Options{Concepts: o.Concepts, Aliases: o.Aliases, Similarity: o.Similarity})
+	s, err := calibrate.Featurize(ctx, task, pred, calibrate.Options{Concepts: o.Concepts, Aliases: o.Aliases, Similarity: o.Similarity, Embedder: o.Embedder})
 	if err != nil {
 		return Judgement{}, err
 	}

@@ -16,6 +16,10 @@ import (
 // progress.
 type PlanConfig struct {
 	PriceIn, PriceOut float64
+	// Embedder turns the prefilter's embedding stage on (nil: off);
+	// Embedding describes it for the output.
+	Embedder  prefilter.Embedder
+	Embedding any
 	// Progress, when set, is called after each planned sample.
 	Progress func(done, total int, taskID string, sample int)
 }
@@ -24,6 +28,8 @@ type PlanConfig struct {
 type PlanOutput struct {
 	Items  []PlanItem `json:"items"`
 	Totals PlanTotals `json:"totals"`
+	// Embedding says whether the prefilter's embedding stage was on.
+	Embedding any `json:"embedding,omitempty"`
 }
 
 // PlanItem is a prefilter item with the judge cost estimate.
@@ -68,7 +74,7 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 	}
 	defer store.Close()
 
-	out := &PlanOutput{Items: []PlanItem{}}
+	out := &PlanOutput{Items: []PlanItem{}, Embedding: cfg.Embedding}
 	samples := in.Samples()
 	for n, p := range samples {
 		if err := ctx.Err(); err != nil {
@@ -79,7 +85,7 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key}}.Sample(ctx, task, p)
+		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key, Embedder: cfg.Embedder}}.Sample(ctx, task, p)
 		if err != nil {
 			return nil, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
 		}

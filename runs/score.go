@@ -52,6 +52,9 @@ type ScoreConfig struct {
 	// Progress, when set, is called after each committed sample, with
 	// done and total counted over all runs.
 	Progress func(done, total int, taskID string, sample int)
+	// Embedding describes the embedding stage for the manifest (nil: not
+	// recorded).
+	Embedding any
 }
 
 // MissingPolicy is how a sample a run lacks counts in avg@N and best@N.
@@ -116,6 +119,9 @@ type Manifest struct {
 	Protocol matcher.Protocol `json:"protocol"`
 	Judge    string           `json:"judge"`
 	LLM      *JudgeManifest   `json:"llm_judge,omitempty"`
+	// Embedding says whether the prefilter's embedding stage was on, and
+	// with which model.
+	Embedding any `json:"embedding,omitempty"`
 }
 
 // JudgeManifest is the part of an LLM judge's manifest that decides its
@@ -412,7 +418,7 @@ func finishRun(ctx context.Context, sink sink, st *runState, cfg ScoreConfig, sc
 	}
 	res.Problems = st.problems
 	res.Structure = hierarchy.Aggregate(st.structure)
-	man := Manifest{Version: cfg.Version, Protocol: cfg.Protocol, Judge: st.judge.Name()}
+	man := Manifest{Version: cfg.Version, Protocol: cfg.Protocol, Judge: st.judge.Name(), Embedding: cfg.Embedding}
 	if a, ok := st.judge.(accountant); ok {
 		man.LLM = stableManifest(a.Manifest())
 		res.Invocation = inv

@@ -3,7 +3,6 @@ package transport
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -88,26 +87,15 @@ func (r *Retry) Delay(n int, err error) time.Duration {
 
 // Complete implements Completer.
 func (r *Retry) Complete(ctx context.Context, req *Request) (*Response, error) {
-	max := r.MaxAttempts
-	if max <= 0 {
-		max = 5
+	var resp *Response
+	n, err := r.Do(ctx, func(ctx context.Context) error {
+		var err error
+		resp, err = r.Next.Complete(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	sleep := r.Sleep
-	if sleep == nil {
-		sleep = sleepCtx
-	}
-	for n := 1; ; n++ {
-		resp, err := r.Next.Complete(ctx, req)
-		if err == nil {
-			resp.Attempts = n
-			return resp, nil
-		}
-		if ctx.Err() != nil || !Retryable(err) || n >= max {
-			return nil, &AttemptsError{Attempts: n, Err: err}
-		}
-		if serr := sleep(ctx, r.Delay(n, err)); serr != nil {
-			return nil, &AttemptsError{Attempts: n, Err: fmt.Errorf("%w (while backing off after: %v)", serr, err)}
-		}
-		r.retries.Add(1)
-	}
+	resp.Attempts = n
+	return resp, nil
 }

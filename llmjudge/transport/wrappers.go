@@ -21,16 +21,16 @@ var _ Completer = Timeout{}
 // error wrapping ErrTimeout (which Retry retries); a cancelled caller gets
 // the caller's context error.
 func (t Timeout) Complete(ctx context.Context, req *Request) (*Response, error) {
-	if t.D <= 0 {
-		return t.Next.Complete(ctx, req)
+	var resp *Response
+	err := t.Do(ctx, func(ctx context.Context) error {
+		var err error
+		resp, err = t.Next.Complete(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	c, cancel := context.WithTimeout(ctx, t.D)
-	defer cancel()
-	resp, err := t.Next.Complete(c, req)
-	if err != nil && ctx.Err() == nil && errors.Is(c.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("%w after %s: %v", ErrTimeout, t.D, err)
-	}
-	return resp, err
+	return resp, nil
 }
 
 // Limit lets at most N requests run through it at once.
@@ -191,24 +191,13 @@ func NewRateLimit(next Completer, rpm, tpm int, now func() time.Time) *RateLimit
 
 // Complete implements Completer.
 func (r *RateLimit) Complete(ctx context.Context, req *Request) (*Response, error) {
-	sleep := r.Sleep
-	if sleep == nil {
-		sleep = sleepCtx
-	}
-	if r.rpm != nil {
-		if err := r.rpm.take(ctx, 1, sleep); err != nil {
-			return nil, err
-		}
-	}
-	est := float64(req.EstimatedTokens())
-	if r.tpm != nil {
-		if err := r.tpm.take(ctx, est, sleep); err != nil {
-			return nil, err
-		}
+	est := req.EstimatedTokens()
+	if err := r.Wait(ctx, est); err != nil {
+		return nil, err
 	}
 	resp, err := r.next.Complete(ctx, req)
-	if err == nil && r.tpm != nil {
-		r.tpm.adjust(float64(resp.Usage.Total) - est)
+	if err == nil {
+		r.Settle(est, int(resp.Usage.Total))
 	}
 	return resp, err
 }

@@ -146,6 +146,8 @@ type Options struct {
 	Concepts   *alias.Concepts
 	Aliases    [][]string
 	Similarity Similarity
+	// Embedder turns the prefilter's embedding stage on (nil: off).
+	Embedder prefilter.Embedder
 }
 
 // Claim is one claim's features and what the deterministic tier and the
@@ -180,7 +182,7 @@ func Featurize(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := prefilter.Build(ctx, task, pred, prefilter.Options{Concepts: o.Concepts, Aliases: o.Aliases})
+	res, err := prefilter.Build(ctx, task, pred, prefilter.Options{Concepts: o.Concepts, Aliases: o.Aliases, Embedder: o.Embedder})
 	if err != nil {
 		return nil, err
 	}

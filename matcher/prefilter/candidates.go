@@ -36,6 +36,10 @@ type Options struct {
 	// NoIndex turns the Bleve retrieval stage off (entities are then
 	// retrieved by the token and variant indexes alone); for measurement.
 	NoIndex bool
+	// Embedder turns the embedding stage on (embedstage.go); nil: off.
+	Embedder Embedder
+	// Embed tunes the embedding stage (zero: the defaults).
+	Embed EmbedParams
 }
 
 // withDefaults fills the zero fields of o with the documented defaults.
@@ -103,6 +107,9 @@ type Candidate struct {
 	Index int     `json:"index"`
 	Score float64 `json:"score"`
 	Why   string  `json:"why"`
+	// Cosine is the embedding cosine of the claim and the candidate
+	// (TripleText of each), when the embedding stage is on.
+	Cosine float64 `json:"cosine,omitempty"`
 }
 
 // Resolution is a claim decided without a judge (the deterministic tier).
@@ -158,6 +165,8 @@ type sample struct {
 	extra     map[string]*text
 	concepts  *alias.Concepts
 	indexOnly int
+	// emb is the embedding stage (nil when off).
+	emb *embedStage
 }
 
 type match struct {
@@ -196,13 +205,13 @@ func Build(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Options) (
 		}
 		for _, c := range all {
 			if c.Score >= validityMinScore {
-				reverse[c.Index] = append(reverse[c.Index], Candidate{Index: gi, Score: c.Score, Why: c.Why})
+				reverse[c.Index] = append(reverse[c.Index], Candidate{Index: gi, Score: c.Score, Why: c.Why, Cosine: c.Cosine})
 			}
 		}
-		res.GT[gi] = Claim{Index: gi, Candidates: o.cut(all, max), Resolved: s.resolve(task.Triples[gi].Triple, all)}
+		res.GT[gi] = Claim{Index: gi, Candidates: s.keepNearest(o.cut(all, max), all, s.nearestPred(task.Triples[gi].Triple), max, func(i int) float64 { return s.embedCosine(task.Triples[gi].Triple, i) }), Resolved: s.resolve(task.Triples[gi].Triple, all)}
 	}
 	for pi := range pred.Triples {
-		res.Pred[pi] = Claim{Index: pi, Candidates: o.cut(sortCands(reverse[pi]), min(max, validityCap))}
+		res.Pred[pi] = Claim{Index: pi, Candidates: s.keepNearest(o.cut(sortCands(reverse[pi]), min(max, validityCap)), reverse[pi], s.nearestGT(pi), min(max, validityCap), func(g int) float64 { return s.embedCosine(task.Triples[g].Triple, pi) })}
 	}
 	// The deterministic tier's mirror for the validity pass: a predicted
 	// triple that states a GT triple with the same head and tail (same
@@ -337,6 +346,7 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 			for _, v := range e.variants {
 				s.byVariant[v] = append(s.byVariant[v], id)
 			}
+			s.indexLoose(e, id)
 			for _, c := range e.concepts {
 				s.byToken["@"+c] = append(s.byToken["@"+c], id)
 			}
@@ -370,6 +380,14 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 			return nil, err
 		}
 	}
+	if o.Embedder != nil {
+		st, err := newEmbedStage(ctx, o.Embedder, o.Embed, task, pred)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		s.emb = st
+	}
 	return s, nil
 }
 
@@ -402,6 +420,9 @@ func (s *sample) matchEntity(e, x *text) match {
 		if score > best.score {
 			best = match{score, why}
 		}
+	}
+	if m := looseMatch(e, x); m.score > 0 {
+		up(m.score, m.why)
 	}
 	le, lx := float64(utf8.RuneCountInString(e.key)), float64(utf8.RuneCountInString(x.key))
 	if containsName(x.key, e.key) { // the GT name inside a richer predicted one
@@ -536,6 +557,7 @@ func (s *sample) entities(ctx context.Context, name string) (map[string]match, e
 			cand[id] = true
 		}
 	}
+	s.lookupLoose(e, cand)
 	for id := range cand {
 		x := s.texts[s.predEnts[id]]
 		if m := s.matchEntity(e, x); m.score >= entityFloor {
@@ -632,6 +654,9 @@ func (s *sample) relMatch(r, pr *text) float64 {
 		return 1
 	case intersects(r.concepts, pr.concepts):
 		return 1
+	case r.relCore != "" && (r.relCore == pr.key || r.relCore == pr.relCore) || pr.relCore != "" && pr.relCore == r.key,
+		intersects(r.loose, pr.loose) || contains(r.loose, pr.key) || contains(pr.loose, r.key):
+		return 0.9
 	}
 	sr, sp := s.idf.sum(r.toks), s.idf.sum(pr.toks)
 	if sr == 0 || sp == 0 {
@@ -684,6 +709,7 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 			}
 		}
 	}
+	s.embedPool(gt, pool)
 	out := make([]Candidate, 0, len(pool))
 	for i := range pool {
 		p := s.pred.Triples[i]
@@ -710,15 +736,18 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 		if gsum > 0 {
 			bm = s.idf.shared(gtoks, s.predTriTok[i]) / gsum
 		}
-		score := wHead*hm.score + wTail*tm.score + wRel*rm + wBag*bm
+		eb := s.embedBonus(gt, i)
+		score := wHead*hm.score + wTail*tm.score + wRel*rm + wBag*bm + eb
 		why := "text"
 		switch {
+		case eb > 0 && hm.score < anchorFloor && tm.score < anchorFloor:
+			why = "embed"
 		case hm.score >= tm.score && hm.score > 0:
 			why = "head:" + hm.why
 		case tm.score > 0:
 			why = "tail:" + tm.why
 		}
-		out = append(out, Candidate{Index: i, Score: round3(score), Why: why})
+		out = append(out, Candidate{Index: i, Score: round3(score), Why: why, Cosine: s.embedCosine(gt, i)})
 	}
 	return sortCands(out), nil
 }

@@ -28,6 +28,19 @@
 //     from stage 1).
 //  4. One hop along bridge edges from the strongest matches, through the
 //     predicted graph via a store (Graph).
+//  5. Optionally (Options.Embedder, embedstage.go), embeddings over any
+//     OpenAI-compatible endpoint (package embed): every GT triple as a
+//     query, every predicted triple as a passage; each GT triple's
+//     nearest predicted triples join its pool with a bonus by rank, and
+//     each predicted triple's nearest GT triple is kept among its
+//     validity candidates whatever its score (displacing the
+//     lowest-ranked at the cap; EmbedParams). Ranks, not a cosine cut:
+//     with e5 unrelated pairs score about 0.84. Candidate.Cosine carries
+//     the cosine for later stages (the offline judge's features).
+//
+// Loose name forms (loose.go) propose and score matches that Canon keys
+// keep apart: spacing at Latin/CJK boundaries, written-out abbreviations,
+// a number with and without its unit, a relation carrying the unit.
 //
 // Predicted triples touching a retrieved entity, or sharing a distinctive
 // word with the GT triple (IDF-weighted bag of words), are ranked and cut

