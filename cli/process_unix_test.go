@@ -122,8 +122,8 @@ func TestSignalStopsRunResumable(t *testing.T) {
 			}
 			for _, rel := range []string{"summary.json", "items/task_e01_Kyoto Weekend_sample0.json", "items/task_e01_Kyoto Weekend_sample1.json",
 				"items/task_e02_咖啡豆选购_sample0.json", "items/task_e02_咖啡豆选购_sample1.json"} {
-				a, _ := os.ReadFile(filepath.Join(outResumed, rel))
-				b, _ := os.ReadFile(filepath.Join(outFresh, rel))
+				a, _ := os.ReadFile(filepath.Join(outResumed, "llm", rel))
+				b, _ := os.ReadFile(filepath.Join(outFresh, "llm", rel))
 				a = bytes.ReplaceAll(a, []byte(strings.TrimPrefix(srv.URL, "http://")), []byte("HOST"))
 				b = bytes.ReplaceAll(b, []byte(strings.TrimPrefix(srv2.URL, "http://")), []byte("HOST"))
 				if len(a) == 0 || !bytes.Equal(a, b) {

@@ -237,7 +237,7 @@ func TestScoreExitCodes(t *testing.T) {
 		{"unknown protocol", []string{"--protocol", "nope"}, ExitInput, "--protocol"},
 		{"unknown judge", []string{"--judge", "nope"}, ExitInput, "--judge"},
 		{"missing gt", []string{"--gt", "/does/not/exist"}, ExitInput, "/does/not/exist"},
-		{"gt directory without tasks", []string{"--gt", t.TempDir()}, ExitInput, "no task file found"},
+		{"gt directory without tasks", []string{"--gt", t.TempDir()}, ExitInput, "no ground-truth task file"},
 		// Before any judging: the out directory's parent is a file.
 		{"unwritable out", []string{"--out", filepath.Join(gt, "broken.json", "out")}, ExitInput, "--out"},
 	} {
@@ -386,7 +386,7 @@ func TestScoreReplayLoneFile(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	b, err := os.ReadFile(filepath.Join(out, "items", "task_012_sample0.json"))
+	b, err := os.ReadFile(filepath.Join(out, "pred", "items", "task_012_sample0.json")) // run name: the file's base name
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"structure"}, "structure: missing --run; see 'kgjudge structure --help'"},
 		{[]string{"structure", "--run"}, "flag needs an argument: -run"},
-		{[]string{"score"}, "score: missing --gt and --pred; see 'kgjudge score --help'"},
+		{[]string{"score"}, "score: missing --gt; see 'kgjudge score --help'"},
 		{[]string{"score", "--gt", "../examples/gt"}, "score: missing --pred"},
 		{[]string{"score", "--bogus"}, "score: flag provided but not defined: -bogus"},
 		{[]string{"score", "--gt", "a", "--pred", "b", "--workers", "many"}, `invalid value "many" for flag -workers`},
