@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kgjudge/kgjudge/plan"
+	"github.com/kgjudge/kgjudge/llmjudge/decide"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Environment variables ConfigFromEnv reads.
@@ -58,6 +59,10 @@ type Config struct {
 	// PromptStyle is "kgjudge" or "reference"; empty means "reference" for
 	// reference batching and "kgjudge" otherwise.
 	PromptStyle string
+	// Route, when set, lets a Router decide the claims it is sure about
+	// without a call (judge CalibratedJudge); nil sends every planned
+	// claim to the model (--route off).
+	Route *Routing
 	// NoValidity skips the validity pass (then only the code protocol can
 	// score the judgement).
 	NoValidity bool
@@ -92,6 +97,10 @@ type Config struct {
 	// Completer, when set, replaces the OpenAI client at the bottom of the
 	// transport stack (other backends, tests). The wrappers still apply.
 	Completer transport.Completer
+	// Decider, when set, replaces the whole decision stack (cache,
+	// re-asks, transport): every batch is answered by it. `kgjudge plan
+	// --oracle` passes the recorded-verdict oracle here.
+	Decider decide.Decider
 }
 
 // ConfigFromEnv returns a Config filled from the environment: base URL from
@@ -159,6 +168,9 @@ func (c Config) Validate() error {
 		}
 	default:
 		return fmt.Errorf("llmjudge: unknown batching %q (want reference, whole or prefilter)", c.Batching)
+	}
+	if err := c.Route.Validate(); err != nil {
+		return err
 	}
 	if c.CacheOnly && (c.NoCache || c.CacheDir == "") {
 		return fmt.Errorf("llmjudge: cache-only mode needs a cache directory (and not --no-cache)")

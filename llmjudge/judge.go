@@ -29,9 +29,9 @@ import (
 	"github.com/kgjudge/kgjudge/llmjudge/cache"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/llmjudge/decide"
-	"github.com/kgjudge/kgjudge/plan"
 	"github.com/kgjudge/kgjudge/llmjudge/prompt"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Judge is the LLM judge. It is safe for concurrent use by several samples.
@@ -51,6 +51,7 @@ type Judge struct {
 	ledger    *cost.Ledger
 
 	hits, misses, unjudged, budgetHit atomic.Int64
+	routeScored, routePos, routeNeg   atomic.Int64
 	modesMu                           sync.Mutex
 	modes                             map[transport.Mode]int64
 }
@@ -113,7 +114,9 @@ func New(ctx context.Context, cfg Config) (*Judge, error) {
 	c = transport.NewLimit(j.budget, cfg.Concurrency)
 
 	j.decider = &decide.LLM{C: c, Decoding: j.decoding, Mode: cfg.Mode, MaxReasks: cfg.MaxReasks}
-	if !cfg.NoCache && cfg.CacheDir != "" {
+	if cfg.Decider != nil {
+		j.decider = cfg.Decider
+	} else if !cfg.NoCache && cfg.CacheDir != "" {
 		st, err := cache.Open(cfg.CacheDir)
 		if err != nil {
 			return nil, fmt.Errorf("llmjudge: %w", err)
@@ -154,7 +157,7 @@ type job struct {
 
 // jobs plans a sample and turns the batches into asks; a Resolver planner
 // also returns the claims it decided itself.
-func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]job, []plan.Resolution, error) {
+func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]job, []plan.Resolution, []routed, error) {
 	var batches []plan.Batch
 	var resolved []plan.Resolution
 	var err error
@@ -164,13 +167,17 @@ func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([
 		batches, err = j.planner.Plan(ctx, task, pred)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
 	}
 	if _, err := plan.Check(batches, len(task.Triples), len(pred.Triples)); err != nil {
-		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
 	}
 	if err := plan.CheckResolved(batches, resolved, len(task.Triples), len(pred.Triples)); err != nil {
-		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+	}
+	batches, decided, err := j.route(ctx, task, pred, batches)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: %w", task.ID, pred.SampleIdx, err)
 	}
 	count := map[plan.Pass]int{}
 	var out []job
@@ -200,7 +207,7 @@ func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([
 			Style: j.style, Batch: pb,
 		}})
 	}
-	return out, resolved, nil
+	return out, resolved, decided, nil
 }
 
 func gtTriple(t *kg.Task) func(int) kg.Triple {
@@ -228,7 +235,7 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 		}
 		return out, nil
 	}
-	jobs, resolved, err := j.jobs(ctx, task, pred)
+	jobs, resolved, decided, err := j.jobs(ctx, task, pred)
 	if err != nil {
 		return out, err
 	}
@@ -246,6 +253,22 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 			out.Coverage[r.Claim] = kg.Verdict{GTIndex: r.Claim, State: kg.Covered, Kind: r.Kind, Support: support, Judge: DeterministicJudge, Reason: r.Reason}
 		case r.Pass == plan.Validity && out.Validity != nil:
 			out.Validity[r.Claim] = kg.Validity{PredIndex: r.Claim, State: kg.Covered, Support: support, Judge: DeterministicJudge, Reason: r.Reason}
+		}
+	}
+	for _, r := range decided {
+		st := kg.Uncovered
+		if r.covered {
+			st = kg.Covered
+		}
+		switch r.pass {
+		case plan.Coverage:
+			kind := kg.KindNone
+			if r.covered {
+				kind = kg.KindCalibrated
+			}
+			out.Coverage[r.claim] = kg.Verdict{GTIndex: r.claim, State: st, Kind: kind, Support: r.support, Judge: CalibratedJudge, Reason: r.reason()}
+		case plan.Validity:
+			out.Validity[r.claim] = kg.Validity{PredIndex: r.claim, State: st, Support: r.support, Judge: CalibratedJudge, Reason: r.reason()}
 		}
 	}
 
@@ -336,7 +359,7 @@ func (j *Judge) Estimate(ctx context.Context, task *kg.Task, pred *kg.Prediction
 	if len(pred.Triples) == 0 {
 		return e, nil
 	}
-	jobs, _, err := j.jobs(ctx, task, pred)
+	jobs, _, _, err := j.jobs(ctx, task, pred)
 	if err != nil {
 		return e, err
 	}

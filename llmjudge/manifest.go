@@ -44,6 +44,7 @@ type Manifest struct {
 	Prompts       []string    `json:"prompts"`
 	Batching      string      `json:"batching"`
 	Validity      bool        `json:"validity_pass"`
+	Routing       *RouteInfo  `json:"routing,omitempty"`
 	Decoding      Decoding    `json:"decoding"`
 	Concurrency   int         `json:"concurrency"`
 	RPM           int         `json:"rpm,omitempty"`
@@ -69,6 +70,7 @@ func (j *Judge) Manifest() Manifest {
 		Judge: j.name, Endpoint: j.endpoint, Model: j.cfg.Model,
 		PromptVersion: prompt.Version, PromptStyle: string(j.style), PromptHash: prompt.SetHash(j.style),
 		Prompts: prompt.Variants(j.style), Batching: j.planner.Name(), Validity: !j.cfg.NoValidity,
+		Routing: j.routeInfo(),
 		Decoding: Decoding{Temperature: j.decoding.Temperature, Seed: j.decoding.Seed,
 			SeedRefused: j.negotiate.SeedRefused(), MaxTokens: j.decoding.MaxTokens, Mode: string(j.cfg.Mode)},
 		Concurrency: j.cfg.Concurrency, RPM: j.cfg.RPM, TPM: j.cfg.TPM,

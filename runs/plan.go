@@ -5,16 +5,22 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
 	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
+	"github.com/kgjudge/kgjudge/llmjudge/oracle"
 	"github.com/kgjudge/kgjudge/matcher/prefilter"
 )
 
 // PlanConfig prices a plan's estimate (USD per million tokens).
 type PlanConfig struct {
 	PriceIn, PriceOut float64
+	// Oracle, when not empty, holds recorded verdicts for the samples:
+	// every planned call is answered as the recorded judge would, given
+	// only what the call shows, and each item gets the F1 it would score.
+	Oracle []ingest.Eval
 }
 
 // PlanOutput is what `kgjudge plan` writes.
@@ -27,6 +33,7 @@ type PlanOutput struct {
 type PlanItem struct {
 	prefilter.Item
 	Estimate PlanEstimate `json:"estimate"`
+	Oracle   *OracleScore `json:"oracle,omitempty"`
 }
 
 // PlanEstimate compares what an LLM judge would be sent: kgjudge's
@@ -39,9 +46,10 @@ type PlanEstimate struct {
 type PlanTotals struct {
 	Samples int `json:"samples"`
 	prefilter.Volume
-	VolumeRatio float64      `json:"volume_ratio"`
-	FocusRatio  float64      `json:"focus_ratio"`
-	Estimate    PlanEstimate `json:"estimate"`
+	VolumeRatio float64       `json:"volume_ratio"`
+	FocusRatio  float64       `json:"focus_ratio"`
+	Estimate    PlanEstimate  `json:"estimate"`
+	Oracle      *OracleTotals `json:"oracle,omitempty"`
 }
 
 // Plan runs everything up to the judge for every matched sample of in:
@@ -65,6 +73,18 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 	}
 	defer store.Close()
 
+	var or *oracleRun
+	var oracleJudge *llmjudge.Judge
+	if len(cfg.Oracle) > 0 {
+		if or, err = newOracleRun(ctx, in, cfg.Oracle); err != nil {
+			return nil, err
+		}
+		if oracleJudge, err = llmjudge.New(ctx, llmjudge.Config{Model: "oracle", NoCache: true, Batching: llmjudge.BatchingPrefilter,
+			Planner: prefilter.Planner{}, Decider: oracle.Decider{O: or.oracle}}); err != nil {
+			return nil, err
+		}
+		defer oracleJudge.Close()
+	}
 	out := &PlanOutput{Items: []PlanItem{}}
 	for _, p := range in.Samples() {
 		key := kgstore.SampleKey{Run: "plan", TaskID: p.TaskID, Sample: p.SampleIdx}
@@ -82,6 +102,13 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 				return nil, fmt.Errorf("%s sample %d: estimate: %w", p.TaskID, p.SampleIdx, err)
 			}
 		}
+		if or != nil {
+			s, err := or.score(ctx, oracleJudge, task, p)
+			if err != nil {
+				return nil, fmt.Errorf("%s sample %d: oracle: %w", p.TaskID, p.SampleIdx, err)
+			}
+			it.Oracle = &s
+		}
 		out.Totals.Estimate.Kgjudge.Add(it.Estimate.Kgjudge)
 		out.Totals.Estimate.Reference.Add(it.Estimate.Reference)
 		out.Items = append(out.Items, it)
@@ -92,6 +119,15 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 		}
 		return out.Items[a].SampleIdx < out.Items[b].SampleIdx
 	})
+	if or != nil {
+		out.Totals.Oracle = &OracleTotals{}
+		gap := 0.0
+		for _, it := range out.Items {
+			out.Totals.Oracle.add(*it.Oracle)
+			gap += absGap(*it.Oracle)
+		}
+		out.Totals.Oracle.finish(gap, len(out.Items))
+	}
 	focusNum := 0.0
 	for _, it := range out.Items {
 		out.Totals.Samples++

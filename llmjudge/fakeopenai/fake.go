@@ -134,16 +134,19 @@ func Parse(body map[string]json.RawMessage) (*Call, error) {
 	if err := json.Unmarshal(body["messages"], &msgs); err != nil {
 		return nil, fmt.Errorf("messages: %w", err)
 	}
-	user := ""
+	user, all := "", ""
 	for _, m := range msgs {
 		if m.Role == "user" {
 			user = m.Content
 		}
+		all += m.Content + "\n"
 	}
+	// The output format may sit in the system message (kgjudge's prompt
+	// keeps its fixed instructions there); the triples are in the user's.
 	switch {
-	case strings.Contains(user, `"results"`):
+	case strings.Contains(all, `"results"`):
 		c.Kind = Reference
-	case strings.Contains(user, `"valid":`):
+	case strings.Contains(all, `"valid":`):
 		c.Kind = Validity
 	default:
 		c.Kind = Coverage
