@@ -48,4 +48,18 @@ func TestPlanOracleFixtures(t *testing.T) {
 	t.Logf("calls %d vs reference %d; prompt tokens %d vs %d (%.3f x); completion %d vs %d",
 		e.Kgjudge.Calls, e.Reference.Calls, e.Kgjudge.PromptTokens, e.Reference.PromptTokens,
 		float64(e.Kgjudge.PromptTokens)/float64(e.Reference.PromptTokens), e.Kgjudge.CompletionTokens, e.Reference.CompletionTokens)
+	// The targets (nothing here is fitted on the fixtures: the
+	// budget defaults are round numbers, so these are not in-sample fits).
+	if o.MeanAbsF1Gap > 0.02 {
+		t.Errorf("mean |oracle F1 - recorded F1| %.4f, want <= 0.02", o.MeanAbsF1Gap)
+	}
+	if o.RecallRatio < 0.97 {
+		t.Errorf("pooled oracle recall %.4f x recorded, want >= 0.97", o.RecallRatio)
+	}
+	if e.Kgjudge.Calls > e.Reference.Calls {
+		t.Errorf("%d calls, want <= the reference batching's %d", e.Kgjudge.Calls, e.Reference.Calls)
+	}
+	if r := float64(e.Kgjudge.PromptTokens) / float64(e.Reference.PromptTokens); r > 0.30 {
+		t.Errorf("prompt tokens %.3f x reference batching, want <= 0.30", r)
+	}
 }

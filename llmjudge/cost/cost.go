@@ -7,7 +7,8 @@ package cost
 import (
 	"sort"
 	"sync"
-	"unicode"
+
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Usage is token usage as the chat-completions API reports it.
@@ -39,23 +40,9 @@ func (p Price) Cost(u Usage) float64 {
 	return (float64(u.Prompt)*p.InPerM + float64(u.Completion)*p.OutPerM) / 1e6
 }
 
-// EstimateTokens guesses the token count of s from its characters: one token
-// per CJK character (Han, kana, hangul, full-width forms) and one per four
-// other characters, rounded up. It is deliberately simple and errs high for
-// Latin text; use it for budgets and estimates, never for accounting.
-func EstimateTokens(s string) int {
-	cjk, other := 0, 0
-	for _, r := range s {
-		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul),
-			r >= 0xFF00 && r <= 0xFFEF, r >= 0x3000 && r <= 0x303F:
-			cjk++
-		default:
-			other++
-		}
-	}
-	return cjk + (other+3)/4
-}
+// EstimateTokens guesses the token count of s from its characters (see
+// plan.EstimateTokens, which batching planners size calls with).
+func EstimateTokens(s string) int { return plan.EstimateTokens(s) }
 
 // Estimate is a forecast of the tokens and dollars a run will spend.
 type Estimate struct {
