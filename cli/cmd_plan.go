@@ -3,25 +3,30 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/runs"
 )
 
 type planOptions struct {
-	GT       string
-	Pred     string
-	Out      string
-	Map      string
-	JSON     bool
-	PriceIn  float64
-	PriceOut float64
+	GT            string
+	Pred          string
+	Out           string
+	Map           string
+	JSON          bool
+	PriceIn       float64
+	PriceOut      float64
+	PriceCachedIn float64
+	Oracle        string
 }
 
 func planCommand() *ucli.Command {
@@ -53,6 +58,8 @@ EXAMPLES:
 			&ucli.BoolFlag{Name: "json", Usage: "print the plan JSON on stdout instead of the summary", Destination: &o.JSON},
 			&ucli.Float64Flag{Name: "price-in", Usage: "USD per million prompt tokens, for the cost estimate", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
 			&ucli.Float64Flag{Name: "price-out", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
+			&ucli.Float64Flag{Name: "price-cached-in", Usage: "USD per million prompt tokens read from the provider's prompt cache (the fixed instructions); default: --price-in", Destination: &o.PriceCachedIn, EnvVars: []string{"KGJUDGE_PRICE_CACHED_IN"}},
+			&ucli.StringFlag{Name: "oracle", Usage: "recorded verdicts (reference eval outputs or trajectory lines): answer every planned call as the recorded judge would, given only what the call shows, and print the F1 this plan would score", Destination: &o.Oracle},
 		},
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {
@@ -65,7 +72,7 @@ EXAMPLES:
 }
 
 func validatePlanArgs(o *planOptions) error {
-	for flag, p := range map[string]string{"--gt": o.GT, "--pred": o.Pred, "--map": o.Map} {
+	for flag, p := range map[string]string{"--gt": o.GT, "--pred": o.Pred, "--map": o.Map, "--oracle": o.Oracle} {
 		if p == "" {
 			continue
 		}
@@ -84,7 +91,22 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*run
 	if err != nil {
 		return nil, err
 	}
-	out, err := runs.Plan(ctx, in, runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut})
+	cfg := runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCachedIn: o.PriceCachedIn}
+	if o.Oracle != "" {
+		evals, err := ingest.ReadEvals(ctx, o.Oracle)
+		if err != nil {
+			var fe *ingest.FileErrors
+			if errors.As(err, &fe) || ingest.IsInputError(err) {
+				return nil, &UserError{Err: fmt.Errorf("--oracle: %w", err)}
+			}
+			return nil, err
+		}
+		if len(evals) == 0 {
+			return nil, userErrorf("--oracle: no recorded verdicts found in %s (expected reference eval outputs or trajectory lines ending with coverage_details)", o.Oracle)
+		}
+		cfg.Oracle = evals
+	}
+	out, err := runs.Plan(ctx, in, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +146,20 @@ func printPlan(w io.Writer, out *runs.PlanOutput) {
 			strconv.FormatFloat(focus, 'f', 3, 64))
 	}
 	tb.write(w)
+	if t := out.Totals; t.Oracle != nil {
+		ot := &table{}
+		ot.add("task", "sample", "oracle P", "oracle R", "oracle F1", "recorded F1", "|dF1|", "calls", "prompt tokens")
+		for _, it := range out.Items {
+			o := it.Oracle
+			ot.add(it.QID, strconv.Itoa(it.SampleIdx), f4(o.TripletPrecision), f4(o.TripletRecall), f4(o.TripletF1), f4(o.RecordedTripletF1),
+				f4(math.Abs(o.TripletF1-o.RecordedTripletF1)), strconv.Itoa(it.Estimate.Kgjudge.Calls), strconv.FormatInt(it.Estimate.Kgjudge.PromptTokens, 10))
+		}
+		fmt.Fprintln(w)
+		ot.write(w)
+		o := t.Oracle
+		fmt.Fprintf(w, "oracle, pooled: P %.4f R %.4f F1 %.4f; recorded P %.4f R %.4f F1 %.4f; mean |dF1| %.4f; recall %.4f x recorded; %d claim(s) routed\n",
+			o.TripletPrecision, o.TripletRecall, o.TripletF1, o.RecordedTripletPrecision, o.RecordedTripletRecall, o.RecordedTripletF1, o.MeanAbsF1Gap, o.RecallRatio, o.Routed)
+	}
 	t := out.Totals
 	fmt.Fprintf(w, "\n%d sample(s): prompt volume %.3f x reference (%d / %d chars), focus %.3f, %d GT triples resolved without a judge, %d with no candidate, %d sent in %d batch(es)\n",
 		t.Samples, t.VolumeRatio, t.PromptChars, t.ReferencePromptChars, t.FocusRatio, t.ResolvedGT, t.NoCandidateGT, t.JudgeGTTriples, t.Batches)
@@ -131,7 +167,7 @@ func printPlan(w io.Writer, out *runs.PlanOutput) {
 		name string
 		e    cost.Estimate
 	}{{"kgjudge", t.Estimate.Kgjudge}, {"reference", t.Estimate.Reference}} {
-		fmt.Fprintf(w, "estimate, %s batching: %d call(s), ~%d prompt + ~%d completion tokens, $%.4f; fixed instruction text %d chars (not in the volume above)\n",
-			e.name, e.e.Calls, e.e.PromptTokens, e.e.CompletionTokens, e.e.USD, e.e.InstructionChars)
+		fmt.Fprintf(w, "estimate, %s batching: %d call(s), ~%d prompt + ~%d completion tokens, $%.4f; fixed instruction text %d chars (not in the volume above); cacheable prefix ~%d tokens (%.1f%% of prompt tokens)\n",
+			e.name, e.e.Calls, e.e.PromptTokens, e.e.CompletionTokens, e.e.USD, e.e.InstructionChars, e.e.CacheableTokens, 100*e.e.CacheableShare())
 	}
 }

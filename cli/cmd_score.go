@@ -39,6 +39,10 @@ type scoreOptions struct {
 	MaxTokens   int64
 	PriceIn     float64
 	PriceOut    float64
+	PriceCached float64
+	Route       string
+	RouteLow    float64
+	RouteHigh   float64
 	Concurrency int
 	Batching    string
 	Aliases     string
@@ -112,6 +116,10 @@ EXAMPLES:
 			&ucli.Int64Flag{Name: "max-tokens", Category: "LLM judge", Usage: "token budget for this run (0: none); when spent, remaining claims are unjudged and a rerun continues", Destination: &o.MaxTokens},
 			&ucli.Float64Flag{Name: "price-in", Category: "LLM judge", Usage: "USD per million prompt tokens, for the cost report", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
 			&ucli.Float64Flag{Name: "price-out", Category: "LLM judge", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
+			&ucli.Float64Flag{Name: "price-cached-in", Category: "LLM judge", Usage: "USD per million prompt tokens the provider serves from its prompt cache (0: --price-in)", Destination: &o.PriceCached, EnvVars: []string{"KGJUDGE_PRICE_CACHED_IN"}},
+			&ucli.StringFlag{Name: "route", Category: "LLM judge", Usage: "off (every planned claim goes to the LLM) | a router name: claims it is sure about (p >= --route-high or <= --route-low) are decided without a call", Value: "off", Destination: &o.Route, EnvVars: []string{"KGJUDGE_ROUTE"}},
+			&ucli.Float64Flag{Name: "route-low", Category: "LLM judge", Usage: "with --route: decide 'not covered' without a call at or below this probability", Value: 0.05, Destination: &o.RouteLow},
+			&ucli.Float64Flag{Name: "route-high", Category: "LLM judge", Usage: "with --route: decide 'covered' without a call at or above this probability", Value: 0.95, Destination: &o.RouteHigh},
 		}, scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {

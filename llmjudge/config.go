@@ -21,6 +21,15 @@ const (
 	EnvAPIKey     = "OPENAI_API_KEY"      // API key (may be empty for local servers)
 )
 
+// Default concurrency: the bound, and where the adaptive limit starts. The
+// reference evaluator keeps 31-49 requests in flight with its 16 threads;
+// 64 lets kgjudge's fewer, larger calls of several samples overlap, and the
+// adaptive limit backs off on 429s long before a provider bans anyone.
+const (
+	DefaultConcurrency      = 64
+	DefaultConcurrencyStart = 16
+)
+
 // DefaultBaseURL is used when no base URL is configured.
 const DefaultBaseURL = "https://api.openai.com/v1"
 
@@ -80,15 +89,23 @@ type Config struct {
 	TokenBudget int64
 	// PriceIn and PriceOut are US dollars per million prompt / completion tokens.
 	PriceIn, PriceOut float64
+	// PriceCachedIn is US dollars per million prompt tokens served from
+	// the provider's prompt cache (0: the same as PriceIn).
+	PriceCachedIn float64
 
 	// Transport.
-	Concurrency int           // requests in flight at once (default 4)
-	RPM, TPM    int           // requests / tokens per minute (0: unlimited)
-	Timeout     time.Duration // per request (default 3m)
-	MaxAttempts int           // HTTP attempts per call, first included (default 5)
-	RetryBase   time.Duration // first backoff (default 500ms)
-	RetryMax    time.Duration // backoff cap (default 30s)
-	MaxReasks   int           // re-asks for missing/invalid verdicts (default 2, i.e. 3 asks in all, as the reference)
+	// Concurrency bounds the requests in flight at once (default
+	// DefaultConcurrency). Unless FixedConcurrency, the judge adapts below
+	// the bound: it starts at DefaultConcurrencyStart, grows while latency
+	// stays flat and halves on 429/503 (transport.Adaptive).
+	Concurrency      int
+	FixedConcurrency bool
+	RPM, TPM         int           // requests / tokens per minute (0: unlimited)
+	Timeout          time.Duration // per request (default 3m)
+	MaxAttempts      int           // HTTP attempts per call, first included (default 5)
+	RetryBase        time.Duration // first backoff (default 500ms)
+	RetryMax         time.Duration // backoff cap (default 30s)
+	MaxReasks        int           // re-asks for missing/invalid verdicts (default 2, i.e. 3 asks in all, as the reference)
 	// NoReasks sets MaxReasks to 0.
 	NoReasks bool
 
@@ -129,7 +146,7 @@ func (c Config) withDefaults() Config {
 		c.Batching = BatchingReference
 	}
 	if c.Concurrency <= 0 {
-		c.Concurrency = 4
+		c.Concurrency = DefaultConcurrency
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 3 * time.Minute
@@ -175,7 +192,7 @@ func (c Config) Validate() error {
 	if c.CacheOnly && (c.NoCache || c.CacheDir == "") {
 		return fmt.Errorf("llmjudge: cache-only mode needs a cache directory (and not --no-cache)")
 	}
-	if c.TokenBudget < 0 || c.PriceIn < 0 || c.PriceOut < 0 {
+	if c.TokenBudget < 0 || c.PriceIn < 0 || c.PriceOut < 0 || c.PriceCachedIn < 0 {
 		return fmt.Errorf("llmjudge: budget and prices must not be negative")
 	}
 	return nil

@@ -48,6 +48,7 @@ type Judge struct {
 	budget    *transport.Budget
 	negotiate *transport.Negotiate
 	retry     *transport.Retry
+	adaptive  *transport.Adaptive
 	ledger    *cost.Ledger
 
 	hits, misses, unjudged, budgetHit atomic.Int64
@@ -67,7 +68,7 @@ func New(ctx context.Context, cfg Config) (*Judge, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	j := &Judge{cfg: cfg, endpoint: redactURL(cfg.BaseURL), ledger: cost.NewLedger(cost.Price{InPerM: cfg.PriceIn, OutPerM: cfg.PriceOut}), modes: map[transport.Mode]int64{}}
+	j := &Judge{cfg: cfg, endpoint: redactURL(cfg.BaseURL), ledger: cost.NewLedger(cost.Price{InPerM: cfg.PriceIn, OutPerM: cfg.PriceOut, CachedInPerM: cfg.PriceCachedIn}), modes: map[transport.Mode]int64{}}
 
 	switch {
 	case cfg.Planner != nil:
@@ -105,13 +106,21 @@ func New(ctx context.Context, cfg Config) (*Judge, error) {
 	if cfg.RPM > 0 || cfg.TPM > 0 {
 		c = transport.NewRateLimit(c, cfg.RPM, cfg.TPM, nil)
 	}
+	if !cfg.FixedConcurrency {
+		j.adaptive = transport.NewAdaptive(nil, min(DefaultConcurrencyStart, cfg.Concurrency), cfg.Concurrency)
+		c = j.adaptive.Observe(c)
+	}
 	j.retry = &transport.Retry{Next: c, MaxAttempts: cfg.MaxAttempts, Base: cfg.RetryBase, Max: cfg.RetryMax}
 	j.negotiate = transport.NewNegotiate(j.retry)
 	// The budget is checked once a request holds a concurrency slot, i.e.
 	// just before it would go out, so queued requests see the spend of
 	// those that ran before them.
 	j.budget = transport.NewBudget(j.negotiate, cfg.TokenBudget)
-	c = transport.NewLimit(j.budget, cfg.Concurrency)
+	if j.adaptive != nil {
+		c = j.adaptive.Wrap(j.budget)
+	} else {
+		c = transport.NewLimit(j.budget, cfg.Concurrency)
+	}
 
 	j.decider = &decide.LLM{C: c, Decoding: j.decoding, Mode: cfg.Mode, MaxReasks: cfg.MaxReasks}
 	if cfg.Decider != nil {
@@ -123,7 +132,7 @@ func New(ctx context.Context, cfg Config) (*Judge, error) {
 		}
 		j.store = st
 		j.decider = &decide.Cached{Next: j.decider, Store: st, Only: cfg.CacheOnly,
-			Keys: decide.CacheKeyer{Endpoint: j.endpoint, Model: cfg.Model, Decoding: j.decoding}}
+			Keys: decide.CacheKeyer{Model: cfg.Model, Decoding: j.decoding}}
 	}
 	return j, nil
 }
@@ -384,11 +393,18 @@ func (j *Judge) Estimate(ctx context.Context, task *kg.Task, pred *kg.Prediction
 		}
 		e.Calls++
 		e.PromptTokens += int64(cost.EstimateTokens(r.System) + cost.EstimateTokens(r.User) + 8)
+		// The system message is the prefix every call of a variant shares:
+		// kgjudge's whole instructions, the reference prompt's one line
+		// (it puts its instructions after the triples).
+		e.CacheableTokens += int64(cost.EstimateTokens(r.System) + 4)
 		e.CompletionTokens += per*int64(len(jb.batch.Claims)) + 10
 	}
-	p := cost.Price{InPerM: j.cfg.PriceIn, OutPerM: j.cfg.PriceOut}
-	e.USD = p.Cost(cost.Usage{Prompt: e.PromptTokens, Completion: e.CompletionTokens})
+	e.USD = j.price().Cost(cost.Usage{Prompt: e.PromptTokens, Completion: e.CompletionTokens, Cached: e.CacheableTokens})
 	return e, nil
+}
+
+func (j *Judge) price() cost.Price {
+	return cost.Price{InPerM: j.cfg.PriceIn, OutPerM: j.cfg.PriceOut, CachedInPerM: j.cfg.PriceCachedIn}
 }
 
 // IsCacheMiss reports whether err is a cache-only miss.

@@ -602,3 +602,37 @@ func TestConfigFromEnv(t *testing.T) {
 		t.Fatal("no model accepted")
 	}
 }
+
+// TestCacheHitFromAnotherURL: the cache key is the model, the prompt, the
+// decoding and what was shown, never the endpoint: the same model behind
+// another server (another port, another key) is answered from the cache.
+func TestCacheHitFromAnotherURL(t *testing.T) {
+	a, b := fakeopenai.New(), fakeopenai.New()
+	defer a.Close()
+	defer b.Close()
+	cfg := baseConfig(a)
+	cfg.CacheDir = t.TempDir()
+	task, pred := sample(12)
+	first, err := newJudge(t, cfg).Judge(context.Background(), task, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Calls()) == 0 {
+		t.Fatal("first run made no call")
+	}
+	cfg.BaseURL, cfg.APIKey = b.BaseURL(), "sk-another-key"
+	jb := newJudge(t, cfg)
+	second, err := jb.Judge(context.Background(), task, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(b.Calls()); n != 0 {
+		t.Fatalf("the run against another URL made %d calls, want 0", n)
+	}
+	if !reflect.DeepEqual(first, second) {
+		t.Fatalf("verdicts differ:\n%+v\n%+v", first, second)
+	}
+	if m := jb.Manifest(); m.Cache.Misses != 0 || m.Cache.Hits == 0 {
+		t.Fatalf("cache %+v", m.Cache)
+	}
+}

@@ -17,6 +17,8 @@ import (
 // PlanConfig prices a plan's estimate (USD per million tokens).
 type PlanConfig struct {
 	PriceIn, PriceOut float64
+	// PriceCachedIn prices the cacheable prefix (0: PriceIn).
+	PriceCachedIn float64
 	// Oracle, when not empty, holds recorded verdicts for the samples:
 	// every planned call is answered as the recorded judge would, given
 	// only what the call shows, and each item gets the F1 it would score.
@@ -151,7 +153,7 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 func planEstimators(ctx context.Context, o PlanConfig) ([]*llmjudge.Judge, error) {
 	var out []*llmjudge.Judge
 	for _, b := range []string{llmjudge.BatchingPrefilter, llmjudge.BatchingReference} {
-		cfg := llmjudge.Config{Model: "estimate", NoCache: true, Batching: b, PriceIn: o.PriceIn, PriceOut: o.PriceOut}
+		cfg := llmjudge.Config{Model: "estimate", NoCache: true, Batching: b, PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCachedIn: o.PriceCachedIn}
 		if b == llmjudge.BatchingPrefilter {
 			cfg.Planner = prefilter.Planner{}
 		}

@@ -175,6 +175,7 @@ func stableManifest(m llmjudge.Manifest) *llmjudge.Manifest {
 	m.Cache.Hits, m.Cache.Misses, m.Cache.Path = 0, 0, ""
 	m.Decoding.SeedRefused = false
 	m.ResponseModes = nil
+	m.Adaptive = nil
 	return &m
 }
 

@@ -9,9 +9,9 @@ import (
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/llmjudge/cache"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
-	"github.com/kgjudge/kgjudge/plan"
 	"github.com/kgjudge/kgjudge/llmjudge/prompt"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 type memStore struct{ m map[string]cache.Entry }

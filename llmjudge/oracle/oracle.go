@@ -139,7 +139,7 @@ func (o *Oracle) Answer(p plan.Pass, claims, cands []string) ([]Verdict, error) 
 		break
 	}
 	if ps == nil {
-		return nil, ErrUnknown
+		return nil, fmt.Errorf("%w (%s)", ErrUnknown, o.missing(p, claims, cands))
 	}
 	out := make([]Verdict, len(claims))
 	for i, t := range claims {
@@ -168,6 +168,29 @@ func (o *Oracle) Answer(p plan.Pass, claims, cands []string) ([]Verdict, error) 
 		out[i] = v
 	}
 	return out, nil
+}
+
+// missing names a text of the call that no sample holds, for the error.
+func (o *Oracle) missing(p plan.Pass, claims, cands []string) string {
+	for _, t := range claims {
+		found := false
+		for _, s := range o.samples {
+			found = found || s.passes[p].claims[t] != nil
+		}
+		if !found {
+			return fmt.Sprintf("claim %.200q is in no sample", t)
+		}
+	}
+	for _, t := range cands {
+		found := false
+		for _, s := range o.samples {
+			found = found || s.passes[p].cands[t]
+		}
+		if !found {
+			return fmt.Sprintf("candidate %.200q is in no sample", t)
+		}
+	}
+	return "no single sample holds all of them"
 }
 
 func holds(ps *pass, claims, cands []string) bool {
