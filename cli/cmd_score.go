@@ -110,7 +110,7 @@ EXAMPLES:
 			&ucli.IntFlag{Name: "judge-attempts", Category: "LLM judge", Usage: "HTTP attempts per request (retries back off exponentially with jitter and honour Retry-After)", Value: 5, Destination: &o.Attempts, EnvVars: []string{"KGJUDGE_JUDGE_ATTEMPTS"}},
 			&ucli.IntFlag{Name: "rpm", Category: "LLM judge", Usage: "requests per minute the endpoint allows (0: no limit)", Destination: &o.RPM, EnvVars: []string{"KGJUDGE_JUDGE_RPM"}},
 			&ucli.IntFlag{Name: "tpm", Category: "LLM judge", Usage: "tokens per minute the endpoint allows (0: no limit)", Destination: &o.TPM, EnvVars: []string{"KGJUDGE_JUDGE_TPM"}},
-			&ucli.IntFlag{Name: "concurrency", Category: "LLM judge", Usage: "judge requests in flight", Value: 4, Destination: &o.Concurrency, EnvVars: []string{"KGJUDGE_CONCURRENCY"}},
+			&ucli.IntFlag{Name: "concurrency", Category: "LLM judge", Usage: "most judge requests in flight; the judge adapts below it (grows while latency stays flat, halves on 429/503)", Value: 64, Destination: &o.Concurrency, EnvVars: []string{"KGJUDGE_CONCURRENCY"}},
 			&ucli.BoolFlag{Name: "no-cache", Category: "LLM judge", Usage: "neither read nor write the verdict cache (STORE/judge-cache)", Destination: &o.NoCache},
 			&ucli.BoolFlag{Name: "cache-only", Category: "LLM judge", Usage: "use cached verdicts only; fail on a miss instead of calling the judge", Destination: &o.CacheOnly},
 			&ucli.Int64Flag{Name: "max-tokens", Category: "LLM judge", Usage: "token budget for this run (0: none); when spent, remaining claims are unjudged and a rerun continues", Destination: &o.MaxTokens},

@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -61,6 +64,14 @@ func newJudge(ctx context.Context, o scoreOptions, taskIDs []string, mapping map
 				return nil, nop, err
 			}
 			cfg.Planner = prefilter.Planner{Options: prefilter.Options{Concepts: ua.concepts, Aliases: ua.sets}}
+			if o.Aliases != "" {
+				b, rerr := os.ReadFile(o.Aliases)
+				if rerr != nil {
+					return nil, nop, &UserError{Err: fmt.Errorf("--aliases: %w", rerr)}
+				}
+				sum := sha256.Sum256(b)
+				cfg.PlanKey = "aliases " + hex.EncodeToString(sum[:])
+			}
 		}
 		if cfg.Route, err = newRouting(ctx, o); err != nil {
 			return nil, nop, err

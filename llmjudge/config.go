@@ -65,6 +65,10 @@ type Config struct {
 	Batching  string
 	Planner   plan.Planner
 	BatchSize int // claims per batch for "whole" (default 40)
+	// PlanKey names what the Planner depends on beyond the sample and its
+	// name (e.g. a hash of the alias file): it is part of the per-sample
+	// memo key, so a changed alias file re-plans instead of reusing.
+	PlanKey string
 	// PromptStyle is "kgjudge" or "reference"; empty means "reference" for
 	// reference batching and "kgjudge" otherwise.
 	PromptStyle string

@@ -45,6 +45,7 @@ type Judge struct {
 	decoding decide.Decoding
 
 	store     *cache.File
+	memo      *memo
 	budget    *transport.Budget
 	negotiate *transport.Negotiate
 	retry     *transport.Retry
@@ -131,6 +132,10 @@ func New(ctx context.Context, cfg Config) (*Judge, error) {
 			return nil, fmt.Errorf("llmjudge: %w", err)
 		}
 		j.store = st
+		if j.memo, err = openMemo(cfg.CacheDir); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("llmjudge: %w", err)
+		}
 		j.decider = &decide.Cached{Next: j.decider, Store: st, Only: cfg.CacheOnly,
 			Keys: decide.CacheKeyer{Model: cfg.Model, Decoding: j.decoding}}
 	}
@@ -142,10 +147,14 @@ func (j *Judge) Name() string { return j.name }
 
 // Close releases the cache file.
 func (j *Judge) Close() error {
-	if j.store != nil {
-		return j.store.Close()
+	var errs []error
+	if j.memo != nil {
+		errs = append(errs, j.memo.close())
 	}
-	return nil
+	if j.store != nil {
+		errs = append(errs, j.store.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Ledger returns the token ledger so far (per item and batch, and totals).
@@ -244,6 +253,28 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 		}
 		return out, nil
 	}
+	var key string
+	if j.memo != nil {
+		key = j.sampleKey(task, pred)
+		if got, ok := j.memo.get(key); ok {
+			n := len(got.Coverage) + len(got.Validity)
+			j.hits.Add(int64(n))
+			j.ledger.AddItem(cost.Item{Task: task.ID, Sample: pred.SampleIdx, Batches: []cost.Batch{{Batch: "sample-memo", CacheHits: n}}})
+			return got, nil
+		}
+	}
+	out, err := j.judge(ctx, task, pred, out)
+	if err == nil && j.memo != nil && complete(out) {
+		if perr := j.memo.put(key, task, pred, out); perr != nil {
+			return out, fmt.Errorf("llmjudge: %w", perr)
+		}
+	}
+	return out, err
+}
+
+// judge plans, routes and decides one sample (Judge without the memo).
+func (j *Judge) judge(ctx context.Context, task *kg.Task, pred *kg.Prediction, out kg.Judgement) (kg.Judgement, error) {
+	nGT, nPred := len(task.Triples), len(pred.Triples)
 	jobs, resolved, decided, err := j.jobs(ctx, task, pred)
 	if err != nil {
 		return out, err

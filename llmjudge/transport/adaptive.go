@@ -10,8 +10,8 @@ import (
 // Adaptive is a concurrency limit that finds how many requests the
 // endpoint takes at once: it starts at Start, adds one slot for each
 // success whose latency stays within twice the best latency seen (the
-// endpoint is not yet queueing), takes one away when latency grows past
-// that, and halves on a 429 or 503 (the endpoint says it is full); it
+// endpoint is not yet queueing; a slower success holds the limit), and
+// halves on a 429 or 503 (the endpoint says it is full); it
 // never goes below 1 or above Max. Attempts are observed below the retry
 // wrapper (Observe), so a 429 that Retry absorbs still slows new requests.
 type Adaptive struct {
@@ -121,10 +121,10 @@ func (a *Adaptive) observe(d time.Duration, err error) {
 		if a.best == 0 || d < a.best {
 			a.best = d
 		}
+		// An LLM's latency follows its answer's length, so a slow answer
+		// alone is no sign of overload: it only stops the growth.
 		if d <= 2*a.best+5*time.Millisecond {
 			a.limit = min(float64(a.max), a.limit+1)
-		} else {
-			a.limit = max(1, a.limit-1)
 		}
 	}
 	a.signal()
