@@ -27,6 +27,9 @@ type planOptions struct {
 	PriceOut      float64
 	PriceCachedIn float64
 	Oracle        string
+	Route         string
+	RouteLow      float64
+	RouteHigh     float64
 }
 
 func planCommand() *ucli.Command {
@@ -59,6 +62,9 @@ EXAMPLES:
 			&ucli.Float64Flag{Name: "price-in", Usage: "USD per million prompt tokens, for the cost estimate", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
 			&ucli.Float64Flag{Name: "price-out", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
 			&ucli.Float64Flag{Name: "price-cached-in", Usage: "USD per million prompt tokens read from the provider's prompt cache (the fixed instructions); default: --price-in", Destination: &o.PriceCachedIn, EnvVars: []string{"KGJUDGE_PRICE_CACHED_IN"}},
+			&ucli.StringFlag{Name: "route", Usage: "off | a router name (as score --route): estimate and oracle-score the plan with the sure claims routed", Value: "off", Destination: &o.Route},
+			&ucli.Float64Flag{Name: "route-low", Usage: "with --route: 'not covered' at or below this probability", Value: 0.05, Destination: &o.RouteLow},
+			&ucli.Float64Flag{Name: "route-high", Usage: "with --route: 'covered' at or above this probability", Value: 0.95, Destination: &o.RouteHigh},
 			&ucli.StringFlag{Name: "oracle", Usage: "recorded verdicts (reference eval outputs or trajectory lines): answer every planned call as the recorded judge would, given only what the call shows, and print the F1 this plan would score", Destination: &o.Oracle},
 		},
 		Action: func(c *ucli.Context) error {
@@ -92,6 +98,9 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*run
 		return nil, err
 	}
 	cfg := runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCachedIn: o.PriceCachedIn}
+	if cfg.Route, err = newRouting(ctx, scoreOptions{Route: o.Route, RouteLow: o.RouteLow, RouteHigh: o.RouteHigh}); err != nil {
+		return nil, err
+	}
 	if o.Oracle != "" {
 		evals, err := ingest.ReadEvals(ctx, o.Oracle)
 		if err != nil {

@@ -23,6 +23,10 @@ type PlanConfig struct {
 	// every planned call is answered as the recorded judge would, given
 	// only what the call shows, and each item gets the F1 it would score.
 	Oracle []ingest.Eval
+	// Route, when set, routes the sure claims before the calls are
+	// estimated and before the oracle answers (routed claims keep the
+	// router's verdict).
+	Route *llmjudge.Routing
 }
 
 // PlanOutput is what `kgjudge plan` writes.
@@ -82,7 +86,7 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 			return nil, err
 		}
 		if oracleJudge, err = llmjudge.New(ctx, llmjudge.Config{Model: "oracle", NoCache: true, Batching: llmjudge.BatchingPrefilter,
-			Planner: prefilter.Planner{}, Decider: oracle.Decider{O: or.oracle}}); err != nil {
+			Planner: prefilter.Planner{}, Decider: oracle.Decider{O: or.oracle}, Route: cfg.Route}); err != nil {
 			return nil, err
 		}
 		defer oracleJudge.Close()
@@ -156,6 +160,7 @@ func planEstimators(ctx context.Context, o PlanConfig) ([]*llmjudge.Judge, error
 		cfg := llmjudge.Config{Model: "estimate", NoCache: true, Batching: b, PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCachedIn: o.PriceCachedIn}
 		if b == llmjudge.BatchingPrefilter {
 			cfg.Planner = prefilter.Planner{}
+			cfg.Route = o.Route
 		}
 		j, err := llmjudge.New(ctx, cfg)
 		if err != nil {
