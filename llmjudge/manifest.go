@@ -1,6 +1,10 @@
 package llmjudge
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/kgjudge/kgjudge/llmjudge/cache"
@@ -106,8 +110,20 @@ func CacheStats(dir string) (cache.Stats, error) { return cache.ReadStats(dir) }
 
 // PruneCache compacts the judge cache in dir and drops what opts says (the
 // CLI's `kgjudge cache prune`). Do not run it while a judge uses dir.
+//
+// The per-sample memo (SampleMemoFile) is derived from the verdicts: when
+// prune removes any verdict the memo is dropped whole, so a pruned claim is
+// asked again instead of being served from a memoised sample; the next run
+// rebuilds it.
 func PruneCache(dir string, opts cache.PruneOptions) (cache.PruneResult, error) {
-	return cache.Prune(dir, opts)
+	res, err := cache.Prune(dir, opts)
+	if err != nil || res.Removed == 0 {
+		return res, err
+	}
+	if rerr := os.Remove(filepath.Join(dir, SampleMemoFile)); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		return res, fmt.Errorf("judge cache: drop the sample memo: %w", rerr)
+	}
+	return res, nil
 }
 
 // CurrentPrompts lists the prompt variants of both styles as the cache
