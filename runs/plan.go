@@ -12,6 +12,7 @@ import (
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/llmjudge/oracle"
 	"github.com/kgjudge/kgjudge/matcher/prefilter"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // PlanConfig prices a plan's estimate (USD per million tokens).
@@ -27,6 +28,9 @@ type PlanConfig struct {
 	// estimated and before the oracle answers (routed claims keep the
 	// router's verdict).
 	Route *llmjudge.Routing
+	// Budget sizes kgjudge's calls (zero: plan.DefaultCallTokens and
+	// plan.DefaultCallClaims).
+	Budget plan.Budget
 }
 
 // PlanOutput is what `kgjudge plan` writes.
@@ -86,7 +90,7 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 			return nil, err
 		}
 		if oracleJudge, err = llmjudge.New(ctx, llmjudge.Config{Model: "oracle", NoCache: true, Batching: llmjudge.BatchingPrefilter,
-			Planner: prefilter.Planner{}, Decider: oracle.Decider{O: or.oracle}, Route: cfg.Route}); err != nil {
+			Planner: prefilter.Planner{Budget: cfg.Budget}, Decider: oracle.Decider{O: or.oracle}, Route: cfg.Route}); err != nil {
 			return nil, err
 		}
 		defer oracleJudge.Close()
@@ -98,7 +102,7 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key}}.Sample(ctx, task, p)
+		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key}, Budget: cfg.Budget}.Sample(ctx, task, p)
 		if err != nil {
 			return nil, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
 		}
@@ -159,7 +163,7 @@ func planEstimators(ctx context.Context, o PlanConfig) ([]*llmjudge.Judge, error
 	for _, b := range []string{llmjudge.BatchingPrefilter, llmjudge.BatchingReference} {
 		cfg := llmjudge.Config{Model: "estimate", NoCache: true, Batching: b, PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCachedIn: o.PriceCachedIn}
 		if b == llmjudge.BatchingPrefilter {
-			cfg.Planner = prefilter.Planner{}
+			cfg.Planner = prefilter.Planner{Budget: o.Budget}
 			cfg.Route = o.Route
 		}
 		j, err := llmjudge.New(ctx, cfg)
