@@ -37,7 +37,7 @@ func planCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "plan",
 		Usage:     "run everything up to the judge: candidates, deterministic tier, batches and prompt volume",
-		UsageText: "kgjudge plan --gt PATH --pred PATH [--out FILE] [--json]",
+		UsageText: "kgjudge plan --gt PATH --pred PATH [--out FILE] [--json] [--oracle VERDICTS]",
 		Description: `Reads ground truth and predictions like score, keeps each predicted graph in an in-memory
 store for graph expansion, and for every sample ranks the predicted triples that could cover
 each GT triple (and the GT triples that could support each predicted triple), resolves the
@@ -48,11 +48,18 @@ prompt_chars counts the claim and candidate lines kgjudge's batches would send;
 reference_prompt_chars what the reference sends (5 x the whole predicted list plus each GT
 claim, and the mirror image for validity). Fixed instruction text is excluded from both.
 The estimate renders the real judge prompts (instructions included) for kgjudge's batches and
-for reference batching, and counts tokens and cost (--price-in, --price-out) without any call.
+for reference batching, and counts tokens and cost (--price-in, --price-out, --price-cached-in for
+the cacheable prefix: the fixed instructions every call of a prompt variant shares) without any call.
+
+With --oracle VERDICTS (reference eval records or trajectory lines ending with coverage_details),
+every planned call is answered as the recorded judge would, given only what the call shows, and
+the plan prints per sample and pooled the F1 it would score next to the recorded F1; the --out
+JSON gets "oracle" in each item and in the totals.
 
 EXAMPLES:
    kgjudge plan --gt examples/gt --pred examples/pred --price-in 2 --price-out 8
-   kgjudge plan --gt tasks/ --pred trajs/model-x/ --out plan.json`,
+   kgjudge plan --gt tasks/ --pred trajs/model-x/ --out plan.json
+   kgjudge plan --gt tasks/ --pred trajs/model-x/ --oracle results/eval/model-x/`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory", Required: true, Destination: &o.GT},
 			&ucli.StringFlag{Name: "pred", Usage: "prediction file or directory", Required: true, Destination: &o.Pred},
