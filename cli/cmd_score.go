@@ -56,6 +56,10 @@ type scoreOptions struct {
 	MaxTokens   int64
 	PriceIn     float64
 	PriceOut    float64
+	PriceCached float64
+	Route       string
+	RouteLow    float64
+	RouteHigh   float64
 	Concurrency int
 	Batching    string
 	Aliases     string
@@ -142,7 +146,7 @@ EXAMPLES:
 			&ucli.BoolFlag{Name: "allow-unjudged", Usage: "exit 0 even when some claims are unjudged", Destination: &o.AllowUnjudged},
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
-			&ucli.IntFlag{Name: "workers", Usage: "samples judged at once (outputs do not depend on it)", Value: 4, Destination: &o.Workers, EnvVars: []string{"KGJUDGE_WORKERS"}},
+			&ucli.IntFlag{Name: "workers", Usage: "samples judged at once (outputs do not depend on it; each holds its candidate indexes in memory)", Value: 8, Destination: &o.Workers, EnvVars: []string{"KGJUDGE_WORKERS"}},
 			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset (e.g. pro, daily) of the tasks whose file gives none", Destination: &o.Subset},
 			&ucli.StringFlag{Name: "offline-model", Usage: "offline judge: a calibrated model file from kgjudge calibrate (default: the shipped weights)", Destination: &o.Model, EnvVars: []string{"KGJUDGE_OFFLINE_MODEL"}},
 			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; docs/FORMATS.md §5)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
@@ -151,12 +155,16 @@ EXAMPLES:
 			&ucli.IntFlag{Name: "judge-attempts", Category: "LLM judge", Usage: "HTTP attempts per request (retries back off exponentially with jitter and honour Retry-After)", Value: 5, Destination: &o.Attempts, EnvVars: []string{"KGJUDGE_JUDGE_ATTEMPTS"}},
 			&ucli.IntFlag{Name: "rpm", Category: "LLM judge", Usage: "requests per minute the endpoint allows (0: no limit)", Destination: &o.RPM, EnvVars: []string{"KGJUDGE_JUDGE_RPM"}},
 			&ucli.IntFlag{Name: "tpm", Category: "LLM judge", Usage: "tokens per minute the endpoint allows (0: no limit)", Destination: &o.TPM, EnvVars: []string{"KGJUDGE_JUDGE_TPM"}},
-			&ucli.IntFlag{Name: "concurrency", Category: "LLM judge", Usage: "judge requests in flight", Value: 4, Destination: &o.Concurrency, EnvVars: []string{"KGJUDGE_CONCURRENCY"}},
+			&ucli.IntFlag{Name: "concurrency", Category: "LLM judge", Usage: "most judge requests in flight; the judge adapts below it (grows while latency stays flat, halves on 429/503)", Value: 64, Destination: &o.Concurrency, EnvVars: []string{"KGJUDGE_CONCURRENCY"}},
 			&ucli.BoolFlag{Name: "no-cache", Category: "LLM judge", Usage: "neither read nor write the verdict cache (STORE/judge-cache)", Destination: &o.NoCache},
 			&ucli.BoolFlag{Name: "cache-only", Category: "LLM judge", Usage: "use cached verdicts only; fail on a miss instead of calling the judge", Destination: &o.CacheOnly},
 			&ucli.Int64Flag{Name: "max-tokens", Category: "LLM judge", Usage: "token budget for this run (0: none); when spent, remaining claims are unjudged and a rerun continues", Destination: &o.MaxTokens},
 			&ucli.Float64Flag{Name: "price-in", Category: "LLM judge", Usage: "USD per million prompt tokens, for the cost report", Destination: &o.PriceIn, EnvVars: []string{"KGJUDGE_PRICE_IN"}},
 			&ucli.Float64Flag{Name: "price-out", Category: "LLM judge", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
+			&ucli.Float64Flag{Name: "price-cached-in", Category: "LLM judge", Usage: "USD per million prompt tokens the provider serves from its prompt cache (0: --price-in)", Destination: &o.PriceCached, EnvVars: []string{"KGJUDGE_PRICE_CACHED_IN"}},
+			&ucli.StringFlag{Name: "route", Category: "LLM judge", Usage: "off (every planned claim goes to the LLM) | a router name: claims it is sure about (p >= --route-high or <= --route-low) are decided without a call", Value: "off", Destination: &o.Route, EnvVars: []string{"KGJUDGE_ROUTE"}},
+			&ucli.Float64Flag{Name: "route-low", Category: "LLM judge", Usage: "with --route: decide 'not covered' without a call at or below this probability", Value: 0.05, Destination: &o.RouteLow},
+			&ucli.Float64Flag{Name: "route-high", Category: "LLM judge", Usage: "with --route: decide 'covered' without a call at or above this probability", Value: 0.95, Destination: &o.RouteHigh},
 		}, append(scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn), embedFlags(&o.Embed)...)...),
 		Action: func(c *ucli.Context) error {
 			if c.NArg() > 0 {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -58,13 +60,26 @@ func newJudge(ctx context.Context, o scoreOptions, src string, taskIDs []string,
 		}
 		return r, nop, nil
 	case "openai":
+		var err error
 		cfg := llmjudgeConfig(o)
 		if cfg.Batching == llmjudge.BatchingPrefilter {
-			ua, err := loadAliases(o.Aliases)
+			var ua userAliases
+			ua, err = loadAliases(o.Aliases)
 			if err != nil {
 				return nil, nop, err
 			}
 			cfg.Planner = prefilter.Planner{Options: prefilter.Options{Concepts: ua.concepts, Aliases: ua.sets}}
+			if o.Aliases != "" {
+				b, rerr := os.ReadFile(o.Aliases)
+				if rerr != nil {
+					return nil, nop, &UserError{Err: fmt.Errorf("--aliases: %w", rerr)}
+				}
+				sum := sha256.Sum256(b)
+				cfg.PlanKey = "aliases " + hex.EncodeToString(sum[:])
+			}
+		}
+		if cfg.Route, err = newRouting(ctx, o); err != nil {
+			return nil, nop, err
 		}
 		j, err := llmjudge.New(ctx, cfg)
 		if err != nil {
@@ -106,7 +121,7 @@ func llmjudgeConfig(o scoreOptions) llmjudge.Config {
 	}
 	cfg.NoCache, cfg.CacheOnly = o.NoCache, o.CacheOnly
 	cfg.TokenBudget = o.MaxTokens
-	cfg.PriceIn, cfg.PriceOut = o.PriceIn, o.PriceOut
+	cfg.PriceIn, cfg.PriceOut, cfg.PriceCachedIn = o.PriceIn, o.PriceOut, o.PriceCached
 	cfg.Concurrency = o.Concurrency
 	cfg.Timeout, cfg.MaxAttempts = o.Timeout, o.Attempts
 	cfg.RPM, cfg.TPM = o.RPM, o.TPM
@@ -147,4 +162,31 @@ func replayPairs(pred string, evals []ingest.Eval) map[string]string {
 	}
 	base := filepath.Base(pred)
 	return map[string]string{strings.TrimSuffix(base, filepath.Ext(base)): evals[0].QID}
+}
+
+// newRouter builds the llmjudge.Router a --route name stands for. There
+// is none yet besides "off": the calibrated offline judge adds its case
+// here (`case "calibrated": return calibrated.NewRouter(...)`, see README,
+// "Routing") and its name to routerNames.
+func newRouter(ctx context.Context, name string, o scoreOptions) (llmjudge.Router, error) {
+	_, _ = ctx, o
+	return nil, userErrorf("--route: unknown router %q (available: %s)", name, strings.Join(routerNames(), ", "))
+}
+
+func routerNames() []string { return []string{"off"} }
+
+// newRouting builds --route's routing, nil for "off".
+func newRouting(ctx context.Context, o scoreOptions) (*llmjudge.Routing, error) {
+	if o.Route == "" || o.Route == "off" {
+		return nil, nil
+	}
+	r, err := newRouter(ctx, o.Route, o)
+	if err != nil {
+		return nil, err
+	}
+	rt := &llmjudge.Routing{Router: r, Low: o.RouteLow, High: o.RouteHigh}
+	if err := rt.Validate(); err != nil {
+		return nil, &UserError{Err: err}
+	}
+	return rt, nil
 }

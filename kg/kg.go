@@ -136,6 +136,9 @@ const (
 	KindCompositional CoverageKind = "compositional"
 	// KindRecorded marks a verdict replayed from a record that gives no kind.
 	KindRecorded CoverageKind = "recorded"
+	// KindCalibrated marks a claim a calibrated router decided covered
+	// without a call (llmjudge.Routing); the model never named a kind.
+	KindCalibrated CoverageKind = "calibrated"
 )
 
 // Verdict is the coverage decision for one GT triple.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgjudge/kgjudge/llmjudge/decide"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
 	"github.com/kgjudge/kgjudge/plan"
 )
@@ -18,6 +19,15 @@ const (
 	EnvBaseURL    = "OPENAI_BASE_URL"     // base URL (second choice)
 	EnvJudgeModel = "KGJUDGE_JUDGE_MODEL" // model name
 	EnvAPIKey     = "OPENAI_API_KEY"      // API key (may be empty for local servers)
+)
+
+// Default concurrency: the bound, and where the adaptive limit starts. The
+// reference evaluator keeps 31-49 requests in flight with its 16 threads;
+// 64 lets kgjudge's fewer, larger calls of several samples overlap, and the
+// adaptive limit backs off on 429s long before a provider bans anyone.
+const (
+	DefaultConcurrency      = 64
+	DefaultConcurrencyStart = 16
 )
 
 // DefaultBaseURL is used when no base URL is configured.
@@ -55,9 +65,17 @@ type Config struct {
 	Batching  string
 	Planner   plan.Planner
 	BatchSize int // claims per batch for "whole" (default 40)
+	// PlanKey names what the Planner depends on beyond the sample and its
+	// name (e.g. a hash of the alias file): it is part of the per-sample
+	// memo key, so a changed alias file re-plans instead of reusing.
+	PlanKey string
 	// PromptStyle is "kgjudge" or "reference"; empty means "reference" for
 	// reference batching and "kgjudge" otherwise.
 	PromptStyle string
+	// Route, when set, lets a Router decide the claims it is sure about
+	// without a call (judge CalibratedJudge); nil sends every planned
+	// claim to the model (--route off).
+	Route *Routing
 	// NoValidity skips the validity pass (then only the code protocol can
 	// score the judgement).
 	NoValidity bool
@@ -75,15 +93,23 @@ type Config struct {
 	TokenBudget int64
 	// PriceIn and PriceOut are US dollars per million prompt / completion tokens.
 	PriceIn, PriceOut float64
+	// PriceCachedIn is US dollars per million prompt tokens served from
+	// the provider's prompt cache (0: the same as PriceIn).
+	PriceCachedIn float64
 
 	// Transport.
-	Concurrency int           // requests in flight at once (default 4)
-	RPM, TPM    int           // requests / tokens per minute (0: unlimited)
-	Timeout     time.Duration // per request (default 3m)
-	MaxAttempts int           // HTTP attempts per call, first included (default 5)
-	RetryBase   time.Duration // first backoff (default 500ms)
-	RetryMax    time.Duration // backoff cap (default 30s)
-	MaxReasks   int           // re-asks for missing/invalid verdicts (default 2, i.e. 3 asks in all, as the reference)
+	// Concurrency bounds the requests in flight at once (default
+	// DefaultConcurrency). Unless FixedConcurrency, the judge adapts below
+	// the bound: it starts at DefaultConcurrencyStart, grows while latency
+	// stays flat and halves on 429/503 (transport.Adaptive).
+	Concurrency      int
+	FixedConcurrency bool
+	RPM, TPM         int           // requests / tokens per minute (0: unlimited)
+	Timeout          time.Duration // per request (default 3m)
+	MaxAttempts      int           // HTTP attempts per call, first included (default 5)
+	RetryBase        time.Duration // first backoff (default 500ms)
+	RetryMax         time.Duration // backoff cap (default 30s)
+	MaxReasks        int           // re-asks for missing/invalid verdicts (default 2, i.e. 3 asks in all, as the reference)
 	// NoReasks sets MaxReasks to 0.
 	NoReasks bool
 
@@ -92,6 +118,10 @@ type Config struct {
 	// Completer, when set, replaces the OpenAI client at the bottom of the
 	// transport stack (other backends, tests). The wrappers still apply.
 	Completer transport.Completer
+	// Decider, when set, replaces the whole decision stack (cache,
+	// re-asks, transport): every batch is answered by it. `kgjudge plan
+	// --oracle` passes the recorded-verdict oracle here.
+	Decider decide.Decider
 }
 
 // ConfigFromEnv returns a Config filled from the environment: base URL from
@@ -120,7 +150,7 @@ func (c Config) withDefaults() Config {
 		c.Batching = BatchingReference
 	}
 	if c.Concurrency <= 0 {
-		c.Concurrency = 4
+		c.Concurrency = DefaultConcurrency
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 3 * time.Minute
@@ -160,10 +190,13 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("llmjudge: unknown batching %q (want reference, whole or prefilter)", c.Batching)
 	}
+	if err := c.Route.Validate(); err != nil {
+		return err
+	}
 	if c.CacheOnly && (c.NoCache || c.CacheDir == "") {
 		return fmt.Errorf("llmjudge: cache-only mode needs a cache directory (and not --no-cache)")
 	}
-	if c.TokenBudget < 0 || c.PriceIn < 0 || c.PriceOut < 0 {
+	if c.TokenBudget < 0 || c.PriceIn < 0 || c.PriceOut < 0 || c.PriceCachedIn < 0 {
 		return fmt.Errorf("llmjudge: budget and prices must not be negative")
 	}
 	return nil

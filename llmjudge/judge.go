@@ -45,12 +45,15 @@ type Judge struct {
 	decoding decide.Decoding
 
 	store     *cache.File
+	memo      *memo
 	budget    *transport.Budget
 	negotiate *transport.Negotiate
 	retry     *transport.Retry
+	adaptive  *transport.Adaptive
 	ledger    *cost.Ledger
 
 	hits, misses, unjudged, budgetHit atomic.Int64
+	routeScored, routePos, routeNeg   atomic.Int64
 	modesMu                           sync.Mutex
 	modes                             map[transport.Mode]int64
 }
@@ -66,7 +69,7 @@ func New(ctx context.Context, cfg Config) (*Judge, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	j := &Judge{cfg: cfg, endpoint: redactURL(cfg.BaseURL), ledger: cost.NewLedger(cost.Price{InPerM: cfg.PriceIn, OutPerM: cfg.PriceOut}), modes: map[transport.Mode]int64{}}
+	j := &Judge{cfg: cfg, endpoint: redactURL(cfg.BaseURL), ledger: cost.NewLedger(cost.Price{InPerM: cfg.PriceIn, OutPerM: cfg.PriceOut, CachedInPerM: cfg.PriceCachedIn}), modes: map[transport.Mode]int64{}}
 
 	switch {
 	case cfg.Planner != nil:
@@ -104,23 +107,37 @@ func New(ctx context.Context, cfg Config) (*Judge, error) {
 	if cfg.RPM > 0 || cfg.TPM > 0 {
 		c = transport.NewRateLimit(c, cfg.RPM, cfg.TPM, nil)
 	}
+	if !cfg.FixedConcurrency {
+		j.adaptive = transport.NewAdaptive(nil, min(DefaultConcurrencyStart, cfg.Concurrency), cfg.Concurrency)
+		c = j.adaptive.Observe(c)
+	}
 	j.retry = &transport.Retry{Next: c, MaxAttempts: cfg.MaxAttempts, Base: cfg.RetryBase, Max: cfg.RetryMax}
 	j.negotiate = transport.NewNegotiate(j.retry)
 	// The budget is checked once a request holds a concurrency slot, i.e.
 	// just before it would go out, so queued requests see the spend of
 	// those that ran before them.
 	j.budget = transport.NewBudget(j.negotiate, cfg.TokenBudget)
-	c = transport.NewLimit(j.budget, cfg.Concurrency)
+	if j.adaptive != nil {
+		c = j.adaptive.Wrap(j.budget)
+	} else {
+		c = transport.NewLimit(j.budget, cfg.Concurrency)
+	}
 
 	j.decider = &decide.LLM{C: c, Decoding: j.decoding, Mode: cfg.Mode, MaxReasks: cfg.MaxReasks}
-	if !cfg.NoCache && cfg.CacheDir != "" {
+	if cfg.Decider != nil {
+		j.decider = cfg.Decider
+	} else if !cfg.NoCache && cfg.CacheDir != "" {
 		st, err := cache.Open(cfg.CacheDir)
 		if err != nil {
 			return nil, fmt.Errorf("llmjudge: %w", err)
 		}
 		j.store = st
+		if j.memo, err = openMemo(cfg.CacheDir); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("llmjudge: %w", err)
+		}
 		j.decider = &decide.Cached{Next: j.decider, Store: st, Only: cfg.CacheOnly,
-			Keys: decide.CacheKeyer{Endpoint: j.endpoint, Model: cfg.Model, Decoding: j.decoding}}
+			Keys: decide.CacheKeyer{Model: cfg.Model, Decoding: j.decoding}}
 	}
 	return j, nil
 }
@@ -130,10 +147,14 @@ func (j *Judge) Name() string { return j.name }
 
 // Close releases the cache file.
 func (j *Judge) Close() error {
-	if j.store != nil {
-		return j.store.Close()
+	var errs []error
+	if j.memo != nil {
+		errs = append(errs, j.memo.close())
 	}
-	return nil
+	if j.store != nil {
+		errs = append(errs, j.store.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // CacheProblems lists the judge cache's torn and damaged entries (each
@@ -165,7 +186,7 @@ type job struct {
 
 // jobs plans a sample and turns the batches into asks; a Resolver planner
 // also returns the claims it decided itself.
-func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]job, []plan.Resolution, error) {
+func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]job, []plan.Resolution, []routed, error) {
 	var batches []plan.Batch
 	var resolved []plan.Resolution
 	var err error
@@ -175,13 +196,17 @@ func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([
 		batches, err = j.planner.Plan(ctx, task, pred)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
 	}
 	if _, err := plan.Check(batches, len(task.Triples), len(pred.Triples)); err != nil {
-		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
 	}
 	if err := plan.CheckResolved(batches, resolved, len(task.Triples), len(pred.Triples)); err != nil {
-		return nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
+	}
+	batches, decided, err := j.route(ctx, task, pred, batches)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: %w", task.ID, pred.SampleIdx, err)
 	}
 	count := map[plan.Pass]int{}
 	var out []job
@@ -211,7 +236,7 @@ func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([
 			Style: j.style, Batch: pb,
 		}})
 	}
-	return out, resolved, nil
+	return out, resolved, decided, nil
 }
 
 func gtTriple(t *kg.Task) func(int) kg.Triple {
@@ -239,7 +264,29 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 		}
 		return out, nil
 	}
-	jobs, resolved, err := j.jobs(ctx, task, pred)
+	var key string
+	if j.memo != nil {
+		key = j.sampleKey(task, pred)
+		if got, ok := j.memo.get(key); ok {
+			n := len(got.Coverage) + len(got.Validity)
+			j.hits.Add(int64(n))
+			j.ledger.AddItem(cost.Item{Task: task.ID, Sample: pred.SampleIdx, Batches: []cost.Batch{{Batch: "sample-memo", CacheHits: n}}})
+			return got, nil
+		}
+	}
+	out, err := j.judge(ctx, task, pred, out)
+	if err == nil && j.memo != nil && complete(out) {
+		if perr := j.memo.put(key, task, pred, out); perr != nil {
+			return out, fmt.Errorf("llmjudge: %w", perr)
+		}
+	}
+	return out, err
+}
+
+// judge plans, routes and decides one sample (Judge without the memo).
+func (j *Judge) judge(ctx context.Context, task *kg.Task, pred *kg.Prediction, out kg.Judgement) (kg.Judgement, error) {
+	nGT, nPred := len(task.Triples), len(pred.Triples)
+	jobs, resolved, decided, err := j.jobs(ctx, task, pred)
 	if err != nil {
 		return out, err
 	}
@@ -257,6 +304,22 @@ func (j *Judge) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (
 			out.Coverage[r.Claim] = kg.Verdict{GTIndex: r.Claim, State: kg.Covered, Kind: r.Kind, Support: support, Judge: DeterministicJudge, Reason: r.Reason}
 		case r.Pass == plan.Validity && out.Validity != nil:
 			out.Validity[r.Claim] = kg.Validity{PredIndex: r.Claim, State: kg.Covered, Support: support, Judge: DeterministicJudge, Reason: r.Reason}
+		}
+	}
+	for _, r := range decided {
+		st := kg.Uncovered
+		if r.covered {
+			st = kg.Covered
+		}
+		switch r.pass {
+		case plan.Coverage:
+			kind := kg.KindNone
+			if r.covered {
+				kind = kg.KindCalibrated
+			}
+			out.Coverage[r.claim] = kg.Verdict{GTIndex: r.claim, State: st, Kind: kind, Support: r.support, Judge: CalibratedJudge, Reason: r.reason()}
+		case plan.Validity:
+			out.Validity[r.claim] = kg.Validity{PredIndex: r.claim, State: st, Support: r.support, Judge: CalibratedJudge, Reason: r.reason()}
 		}
 	}
 
@@ -360,7 +423,7 @@ func (j *Judge) Estimate(ctx context.Context, task *kg.Task, pred *kg.Prediction
 	if len(pred.Triples) == 0 {
 		return e, nil
 	}
-	jobs, _, err := j.jobs(ctx, task, pred)
+	jobs, _, _, err := j.jobs(ctx, task, pred)
 	if err != nil {
 		return e, err
 	}
@@ -385,11 +448,18 @@ func (j *Judge) Estimate(ctx context.Context, task *kg.Task, pred *kg.Prediction
 		}
 		e.Calls++
 		e.PromptTokens += int64(cost.EstimateTokens(r.System) + cost.EstimateTokens(r.User) + 8)
+		// The system message is the prefix every call of a variant shares:
+		// kgjudge's whole instructions, the reference prompt's one line
+		// (it puts its instructions after the triples).
+		e.CacheableTokens += int64(cost.EstimateTokens(r.System) + 4)
 		e.CompletionTokens += per*int64(len(jb.batch.Claims)) + 10
 	}
-	p := cost.Price{InPerM: j.cfg.PriceIn, OutPerM: j.cfg.PriceOut}
-	e.USD = p.Cost(cost.Usage{Prompt: e.PromptTokens, Completion: e.CompletionTokens})
+	e.USD = j.price().Cost(cost.Usage{Prompt: e.PromptTokens, Completion: e.CompletionTokens, Cached: e.CacheableTokens})
 	return e, nil
+}
+
+func (j *Judge) price() cost.Price {
+	return cost.Price{InPerM: j.cfg.PriceIn, OutPerM: j.cfg.PriceOut, CachedInPerM: j.cfg.PriceCachedIn}
 }
 
 // IsCacheMiss reports whether err is a cache-only miss.

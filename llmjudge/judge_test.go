@@ -13,6 +13,7 @@ import (
 
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // sample has nGT GT triples; every third one is also predicted (exact
@@ -600,5 +601,94 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	if _, err := New(context.Background(), Config{}); err == nil {
 		t.Fatal("no model accepted")
+	}
+}
+
+// TestCacheHitFromAnotherURL: the cache key is the model, the prompt, the
+// decoding and what was shown, never the endpoint: the same model behind
+// another server (another port, another key) is answered from the cache.
+func TestCacheHitFromAnotherURL(t *testing.T) {
+	a, b := fakeopenai.New(), fakeopenai.New()
+	defer a.Close()
+	defer b.Close()
+	cfg := baseConfig(a)
+	cfg.CacheDir = t.TempDir()
+	task, pred := sample(12)
+	first, err := newJudge(t, cfg).Judge(context.Background(), task, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Calls()) == 0 {
+		t.Fatal("first run made no call")
+	}
+	cfg.BaseURL, cfg.APIKey = b.BaseURL(), "sk-another-key"
+	jb := newJudge(t, cfg)
+	second, err := jb.Judge(context.Background(), task, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(b.Calls()); n != 0 {
+		t.Fatalf("the run against another URL made %d calls, want 0", n)
+	}
+	if !reflect.DeepEqual(first, second) {
+		t.Fatalf("verdicts differ:\n%+v\n%+v", first, second)
+	}
+	if m := jb.Manifest(); m.Cache.Misses != 0 || m.Cache.Hits == 0 {
+		t.Fatalf("cache %+v", m.Cache)
+	}
+}
+
+// countingPlanner counts how often it is asked to plan.
+type countingPlanner struct {
+	plan.Planner
+	n *atomic.Int64
+}
+
+func (c countingPlanner) Plan(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]plan.Batch, error) {
+	c.n.Add(1)
+	return c.Planner.Plan(ctx, task, pred)
+}
+
+// TestRerunSkipsPlanning: a rerun over unchanged inputs takes each fully
+// decided sample's judgement from the sample memo: no call, no planning;
+// a changed sample is planned again.
+func TestRerunSkipsPlanning(t *testing.T) {
+	s := fakeopenai.New()
+	defer s.Close()
+	var planned atomic.Int64
+	cfg := baseConfig(s)
+	cfg.CacheDir = t.TempDir()
+	cfg.Planner = countingPlanner{Planner: plan.WholeGraph{Size: 4}, n: &planned}
+	cfg.Batching = BatchingPrefilter
+	task, pred := sample(12)
+	first, err := newJudge(t, cfg).Judge(context.Background(), task, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, plans := len(s.Calls()), planned.Load()
+	j2 := newJudge(t, cfg)
+	second, err := j2.Judge(context.Background(), task, pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Calls()) != calls || planned.Load() != plans {
+		t.Fatalf("rerun made %d calls and %d plans, want 0 and 0", len(s.Calls())-calls, planned.Load()-plans)
+	}
+	if !reflect.DeepEqual(first, second) {
+		t.Fatalf("memoised judgement differs:\n%+v\n%+v", first, second)
+	}
+	if m := j2.Manifest(); m.Calls != 0 || m.Cache.Hits != int64(len(first.Coverage)+len(first.Validity)) {
+		t.Fatalf("manifest %+v calls %d", m.Cache, m.Calls)
+	}
+	// A changed sample is planned again (its unchanged claims still come
+	// from the verdict cache).
+	pred2 := *pred
+	pred2.Triples = append([]kg.Triple(nil), pred.Triples...)
+	pred2.Triples[0].Tail = "changed"
+	if _, err := j2.Judge(context.Background(), task, &pred2); err != nil {
+		t.Fatal(err)
+	}
+	if planned.Load() != plans+1 {
+		t.Fatalf("a changed sample was planned %d times, want 1", planned.Load()-plans)
 	}
 }

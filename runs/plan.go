@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
 	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/llmjudge/cost"
+	"github.com/kgjudge/kgjudge/llmjudge/oracle"
 	"github.com/kgjudge/kgjudge/matcher/prefilter"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // PlanConfig prices a plan's estimate (USD per million tokens) and reports
@@ -22,6 +25,19 @@ type PlanConfig struct {
 	Embedding any
 	// Progress, when set, is called after each planned sample.
 	Progress func(done, total int, taskID string, sample int)
+	// PriceCachedIn prices the cacheable prefix (0: PriceIn).
+	PriceCachedIn float64
+	// Oracle, when not empty, holds recorded verdicts for the samples:
+	// every planned call is answered as the recorded judge would, given
+	// only what the call shows, and each item gets the F1 it would score.
+	Oracle []ingest.Eval
+	// Route, when set, routes the sure claims before the calls are
+	// estimated and before the oracle answers (routed claims keep the
+	// router's verdict).
+	Route *llmjudge.Routing
+	// Budget sizes kgjudge's calls (zero: plan.DefaultCallTokens and
+	// plan.DefaultCallClaims).
+	Budget plan.Budget
 }
 
 // PlanOutput is what `kgjudge plan` writes.
@@ -36,6 +52,7 @@ type PlanOutput struct {
 type PlanItem struct {
 	prefilter.Item
 	Estimate PlanEstimate `json:"estimate"`
+	Oracle   *OracleScore `json:"oracle,omitempty"`
 }
 
 // PlanEstimate compares what an LLM judge would be sent: kgjudge's
@@ -48,9 +65,10 @@ type PlanEstimate struct {
 type PlanTotals struct {
 	Samples int `json:"samples"`
 	prefilter.Volume
-	VolumeRatio float64      `json:"volume_ratio"`
-	FocusRatio  float64      `json:"focus_ratio"`
-	Estimate    PlanEstimate `json:"estimate"`
+	VolumeRatio float64       `json:"volume_ratio"`
+	FocusRatio  float64       `json:"focus_ratio"`
+	Estimate    PlanEstimate  `json:"estimate"`
+	Oracle      *OracleTotals `json:"oracle,omitempty"`
 }
 
 // Plan runs everything up to the judge for every matched sample of in:
@@ -74,6 +92,18 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 	}
 	defer store.Close()
 
+	var or *oracleRun
+	var oracleJudge *llmjudge.Judge
+	if len(cfg.Oracle) > 0 {
+		if or, err = newOracleRun(ctx, in, cfg.Oracle); err != nil {
+			return nil, err
+		}
+		if oracleJudge, err = llmjudge.New(ctx, llmjudge.Config{Model: "oracle", NoCache: true, Batching: llmjudge.BatchingPrefilter,
+			Planner: prefilter.Planner{Budget: cfg.Budget, Options: prefilter.Options{Embedder: cfg.Embedder}}, Decider: oracle.Decider{O: or.oracle}, Route: cfg.Route}); err != nil {
+			return nil, err
+		}
+		defer oracleJudge.Close()
+	}
 	out := &PlanOutput{Items: []PlanItem{}, Embedding: cfg.Embedding}
 	samples := in.Samples()
 	for n, p := range samples {
@@ -85,7 +115,7 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
-		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key, Embedder: cfg.Embedder}}.Sample(ctx, task, p)
+		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key, Embedder: cfg.Embedder}, Budget: cfg.Budget}.Sample(ctx, task, p)
 		if err != nil {
 			return nil, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
 		}
@@ -94,6 +124,13 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 			if *est, err = estimators[i].Estimate(ctx, task, p); err != nil {
 				return nil, fmt.Errorf("%s sample %d: estimate: %w", p.TaskID, p.SampleIdx, err)
 			}
+		}
+		if or != nil {
+			s, err := or.score(ctx, oracleJudge, task, p)
+			if err != nil {
+				return nil, fmt.Errorf("%s sample %d: oracle: %w", p.TaskID, p.SampleIdx, err)
+			}
+			it.Oracle = &s
 		}
 		out.Totals.Estimate.Kgjudge.Add(it.Estimate.Kgjudge)
 		out.Totals.Estimate.Reference.Add(it.Estimate.Reference)
@@ -108,6 +145,15 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 		}
 		return out.Items[a].SampleIdx < out.Items[b].SampleIdx
 	})
+	if or != nil {
+		out.Totals.Oracle = &OracleTotals{}
+		gap := 0.0
+		for _, it := range out.Items {
+			out.Totals.Oracle.add(*it.Oracle)
+			gap += absGap(*it.Oracle)
+		}
+		out.Totals.Oracle.finish(gap, len(out.Items))
+	}
 	focusNum := 0.0
 	for _, it := range out.Items {
 		out.Totals.Samples++
@@ -131,9 +177,10 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 func planEstimators(ctx context.Context, o PlanConfig) ([]*llmjudge.Judge, error) {
 	var out []*llmjudge.Judge
 	for _, b := range []string{llmjudge.BatchingPrefilter, llmjudge.BatchingReference} {
-		cfg := llmjudge.Config{Model: "estimate", NoCache: true, Batching: b, PriceIn: o.PriceIn, PriceOut: o.PriceOut}
+		cfg := llmjudge.Config{Model: "estimate", NoCache: true, Batching: b, PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCachedIn: o.PriceCachedIn}
 		if b == llmjudge.BatchingPrefilter {
-			cfg.Planner = prefilter.Planner{}
+			cfg.Planner = prefilter.Planner{Budget: o.Budget}
+			cfg.Route = o.Route
 		}
 		j, err := llmjudge.New(ctx, cfg)
 		if err != nil {

@@ -131,16 +131,17 @@ type Manifest struct {
 // verdicts, not which, so they are in invocation.json only: changing
 // --concurrency leaves summary.json byte-identical.
 type JudgeManifest struct {
-	Judge         string            `json:"judge"`
-	Endpoint      string            `json:"endpoint"`
-	Model         string            `json:"model"`
-	PromptVersion string            `json:"prompt_version"`
-	PromptStyle   string            `json:"prompt_style"`
-	PromptHash    string            `json:"prompt_hash"`
-	Prompts       []string          `json:"prompts"`
-	Batching      string            `json:"batching"`
-	Validity      bool              `json:"validity_pass"`
-	Decoding      llmjudge.Decoding `json:"decoding"`
+	Judge         string              `json:"judge"`
+	Endpoint      string              `json:"endpoint"`
+	Model         string              `json:"model"`
+	PromptVersion string              `json:"prompt_version"`
+	PromptStyle   string              `json:"prompt_style"`
+	PromptHash    string              `json:"prompt_hash"`
+	Prompts       []string            `json:"prompts"`
+	Batching      string              `json:"batching"`
+	Validity      bool                `json:"validity_pass"`
+	Routing       *llmjudge.RouteInfo `json:"routing,omitempty"`
+	Decoding      llmjudge.Decoding   `json:"decoding"`
 }
 
 // Invocation is OUT/invocation.json: what this run of the command spent.
@@ -458,7 +459,7 @@ func stableManifest(m llmjudge.Manifest) *JudgeManifest {
 	d.SeedRefused = false
 	return &JudgeManifest{Judge: m.Judge, Endpoint: m.Endpoint, Model: m.Model, PromptVersion: m.PromptVersion,
 		PromptStyle: m.PromptStyle, PromptHash: m.PromptHash, Prompts: m.Prompts, Batching: m.Batching,
-		Validity: m.Validity, Decoding: d}
+		Validity: m.Validity, Routing: m.Routing, Decoding: d}
 }
 
 type judged struct {

@@ -52,7 +52,17 @@ type KeyParts struct {
 	Pass       string   `json:"pass"`
 	Claim      string   `json:"claim"`
 	Candidates []string `json:"candidates"` // in the order shown (local ids)
+	// Format is KeyFormat; keys of an older format never match.
+	Format string `json:"format,omitempty"`
 }
+
+// KeyFormat versions what a key is made of. Format 2 (kgjudge issue 14)
+// leaves the endpoint out (Endpoint stays empty): a verdict depends on the
+// model, the prompt, the decoding and what was shown, not on the URL, port
+// or key it was asked through, so the same model behind another URL hits
+// the cache. Format-1 keys (endpoint included, no format) never equal a
+// format-2 key, so old entries are never misread; they stay until pruned.
+const KeyFormat = "2"
 
 // Key is the hex SHA-256 of the parts' JSON encoding.
 func Key(p KeyParts) string {

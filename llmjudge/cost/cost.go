@@ -7,7 +7,8 @@ package cost
 import (
 	"sort"
 	"sync"
-	"unicode"
+
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Usage is token usage as the chat-completions API reports it.
@@ -15,6 +16,9 @@ type Usage struct {
 	Prompt     int64 `json:"prompt_tokens"`
 	Completion int64 `json:"completion_tokens"`
 	Total      int64 `json:"total_tokens"`
+	// Cached is the part of Prompt the provider read from its prompt cache
+	// (usage.prompt_tokens_details.cached_tokens; 0 when not reported).
+	Cached int64 `json:"cached_tokens,omitempty"`
 }
 
 // Add adds o to u. A missing total is taken as prompt + completion.
@@ -24,38 +28,33 @@ func (u *Usage) Add(o Usage) {
 		t = o.Prompt + o.Completion
 	}
 	u.Prompt += o.Prompt
+	u.Cached += o.Cached
 	u.Completion += o.Completion
 	u.Total += t
 }
 
-// Price is in US dollars per million tokens.
+// Price is in US dollars per million tokens. CachedInPerM prices the
+// prompt tokens read from the provider's prompt cache (Usage.Cached); 0
+// means the same as InPerM.
 type Price struct {
-	InPerM  float64 `json:"price_in_per_million"`
-	OutPerM float64 `json:"price_out_per_million"`
+	InPerM       float64 `json:"price_in_per_million"`
+	OutPerM      float64 `json:"price_out_per_million"`
+	CachedInPerM float64 `json:"price_cached_in_per_million,omitempty"`
 }
 
 // Cost is the price of u in US dollars.
 func (p Price) Cost(u Usage) float64 {
-	return (float64(u.Prompt)*p.InPerM + float64(u.Completion)*p.OutPerM) / 1e6
+	cached := p.CachedInPerM
+	if cached <= 0 {
+		cached = p.InPerM
+	}
+	c := min(u.Cached, u.Prompt)
+	return (float64(u.Prompt-c)*p.InPerM + float64(c)*cached + float64(u.Completion)*p.OutPerM) / 1e6
 }
 
-// EstimateTokens guesses the token count of s from its characters: one token
-// per CJK character (Han, kana, hangul, full-width forms) and one per four
-// other characters, rounded up. It is deliberately simple and errs high for
-// Latin text; use it for budgets and estimates, never for accounting.
-func EstimateTokens(s string) int {
-	cjk, other := 0, 0
-	for _, r := range s {
-		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul),
-			r >= 0xFF00 && r <= 0xFFEF, r >= 0x3000 && r <= 0x303F:
-			cjk++
-		default:
-			other++
-		}
-	}
-	return cjk + (other+3)/4
-}
+// EstimateTokens guesses the token count of s from its characters (see
+// plan.EstimateTokens, which batching planners size calls with).
+func EstimateTokens(s string) int { return plan.EstimateTokens(s) }
 
 // Estimate is a forecast of the tokens and dollars a run will spend.
 type Estimate struct {
@@ -68,12 +67,27 @@ type Estimate struct {
 	// candidate), which prompt-volume comparisons of claim and candidate
 	// lines leave out.
 	InstructionChars int `json:"instruction_chars"`
+	// CacheableTokens is the part of PromptTokens that is a byte-identical
+	// prefix shared by every call of its prompt variant (the system
+	// message: fixed instructions), which providers' prompt caches reuse.
+	// USD prices it at Price.CachedInPerM, i.e. assumes a warm cache (the
+	// first call of each variant in a run actually writes it).
+	CacheableTokens int64 `json:"cacheable_prompt_tokens"`
+}
+
+// CacheableShare is CacheableTokens over PromptTokens (0 when none).
+func (e Estimate) CacheableShare() float64 {
+	if e.PromptTokens == 0 {
+		return 0
+	}
+	return float64(e.CacheableTokens) / float64(e.PromptTokens)
 }
 
 // Add adds o to e.
 func (e *Estimate) Add(o Estimate) {
 	e.Calls += o.Calls
 	e.InstructionChars += o.InstructionChars
+	e.CacheableTokens += o.CacheableTokens
 	e.PromptTokens += o.PromptTokens
 	e.CompletionTokens += o.CompletionTokens
 	e.USD += o.USD

@@ -197,8 +197,8 @@ func (l *LLM) Decide(ctx context.Context, ask *Ask) (*Answer, error) {
 }
 
 // CacheKeyer gives the cache key parts that do not come from the batch.
+// The endpoint is deliberately not one of them (cache.KeyFormat).
 type CacheKeyer struct {
-	Endpoint string
 	Model    string
 	Decoding Decoding
 }
@@ -237,7 +237,7 @@ func (c *Cached) KeyFor(ask *Ask, i int) (string, string, error) {
 		cands[j] = t.String()
 	}
 	return cache.Key(cache.KeyParts{
-		Endpoint: c.Keys.Endpoint, Model: c.Keys.Model, Prompt: variant,
+		Format: cache.KeyFormat, Model: c.Keys.Model, Prompt: variant,
 		Decoding: c.Keys.Decoding.String(), Pass: string(ask.Batch.Pass),
 		Claim: ask.Batch.Claims[i].Triple.String(), Candidates: cands,
 	}), variant, nil

@@ -17,6 +17,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kgjudge/kgjudge/llmjudge/oracle"
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 // Kind is the prompt family the server recognised.
@@ -125,7 +128,7 @@ func (s *Server) ClaimCalls() map[string]int {
 	return out
 }
 
-var lineRE = regexp.MustCompile(`(?m)^(GT|P)-(\d+): (.*)$`)
+var lineStartRE = regexp.MustCompile(`^(GT|P)-(\d+): (.*)$`)
 
 // Parse reads a judge prompt from a request body.
 func Parse(body map[string]json.RawMessage) (*Call, error) {
@@ -134,16 +137,19 @@ func Parse(body map[string]json.RawMessage) (*Call, error) {
 	if err := json.Unmarshal(body["messages"], &msgs); err != nil {
 		return nil, fmt.Errorf("messages: %w", err)
 	}
-	user := ""
+	user, all := "", ""
 	for _, m := range msgs {
 		if m.Role == "user" {
 			user = m.Content
 		}
+		all += m.Content + "\n"
 	}
+	// The output format may sit in the system message (kgjudge's prompt
+	// keeps its fixed instructions there); the triples are in the user's.
 	switch {
-	case strings.Contains(user, `"results"`):
+	case strings.Contains(all, `"results"`):
 		c.Kind = Reference
-	case strings.Contains(user, `"valid":`):
+	case strings.Contains(all, `"valid":`):
 		c.Kind = Validity
 	default:
 		c.Kind = Coverage
@@ -152,15 +158,35 @@ func Parse(body map[string]json.RawMessage) (*Call, error) {
 	if c.Kind == Validity {
 		claimPrefix = "P"
 	}
-	for _, m := range lineRE.FindAllStringSubmatch(user, -1) {
-		id, _ := strconv.Atoi(m[2])
-		l := Line{ID: id, Text: m[3]}
-		if m[1] == claimPrefix {
-			c.Claims = append(c.Claims, l)
-		} else {
-			c.Candidates = append(c.Candidates, l)
+	// A triple's text may hold line breaks: a line that does not start a
+	// new numbered triple (or a section) continues the previous one.
+	var cur *Line
+	var curClaim bool
+	flush := func() {
+		if cur == nil {
+			return
 		}
+		if curClaim {
+			c.Claims = append(c.Claims, *cur)
+		} else {
+			c.Candidates = append(c.Candidates, *cur)
+		}
+		cur = nil
 	}
+	for _, ln := range strings.Split(user, "\n") {
+		if m := lineStartRE.FindStringSubmatch(ln); m != nil {
+			flush()
+			id, _ := strconv.Atoi(m[2])
+			cur, curClaim = &Line{ID: id, Text: m[3]}, m[1] == claimPrefix
+			continue
+		}
+		if cur != nil && ln != "" && !strings.HasPrefix(ln, "## ") {
+			cur.Text += "\n" + ln
+			continue
+		}
+		flush()
+	}
+	flush()
 	if rf, ok := body["response_format"]; ok {
 		var f struct{ Type string }
 		json.Unmarshal(rf, &f)
@@ -350,4 +376,44 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
+}
+
+// WithOracle makes the server answer every judge call as the recorded
+// judge would given only what the call shows (llmjudge/oracle): the same
+// answers `kgjudge plan --oracle` computes, so a real run against this
+// server must reproduce the plan's F1. A call the oracle cannot place in
+// any recorded sample gets HTTP 422.
+func WithOracle(o *oracle.Oracle) func(*Server) {
+	return func(s *Server) {
+		s.Script = func(c *Call) *Reply {
+			pass := plan.Coverage
+			if c.Kind == Validity {
+				pass = plan.Validity
+			}
+			claims := make([]string, len(c.Claims))
+			for i, l := range c.Claims {
+				claims[i] = l.Text
+			}
+			cands := make([]string, len(c.Candidates))
+			for i, l := range c.Candidates {
+				cands[i] = l.Text
+			}
+			vs, err := o.Answer(pass, claims, cands)
+			if err != nil {
+				return &Reply{Status: 422, Body: fmt.Sprintf(`{"error":{"message":%q}}`, err.Error())}
+			}
+			items := make([]Item, len(vs))
+			for i, v := range vs {
+				sup := make([]int, len(v.Support))
+				for k, pos := range v.Support {
+					sup[k] = c.Candidates[pos].ID
+				}
+				items[i] = Item{ID: c.Claims[i].ID, Covered: v.Covered, Kind: "none", Support: sup, Reason: v.Reason}
+				if v.Covered {
+					items[i].Kind = "direct"
+				}
+			}
+			return &Reply{Items: items}
+		}
+	}
 }

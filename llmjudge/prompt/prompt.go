@@ -25,7 +25,7 @@ import (
 // Version names the prompt generation. Bump it for changes in meaning that
 // the template text alone would not show (e.g. how answers are parsed); the
 // hash of each variant covers Version, its templates and its schema.
-const Version = "kgjudge-prompt-v1"
+const Version = "kgjudge-prompt-v2"
 
 // Style selects a prompt family.
 type Style string
@@ -111,13 +111,13 @@ func pick(style Style, pass plan.Pass, l string) (variant, error) {
 	case style == Reference && pass == plan.Coverage:
 		return variant{"reference/coverage/zh", systemZH, referenceCoverage, referenceSchema, referenceShape()}, nil
 	case (style == Default || style == Reference) && pass == plan.Coverage && l == "zh":
-		return variant{"kgjudge/coverage/zh", systemZH, coverageZH, coverageSchema, coverageShape()}, nil
+		return variant{"kgjudge/coverage/zh", systemZH + "\n\n" + coverageZHInstr, coverageZH, coverageSchema, coverageShape()}, nil
 	case (style == Default || style == Reference) && pass == plan.Coverage:
-		return variant{"kgjudge/coverage/en", systemEN, coverageEN, coverageSchema, coverageShape()}, nil
+		return variant{"kgjudge/coverage/en", systemEN + "\n\n" + coverageENInstr, coverageEN, coverageSchema, coverageShape()}, nil
 	case (style == Default || style == Reference) && pass == plan.Validity && l == "zh":
-		return variant{"kgjudge/validity/zh", systemZH, validityZH, validitySchema, validityShape()}, nil
+		return variant{"kgjudge/validity/zh", systemZH + "\n\n" + validityZHInstr, validityZH, validitySchema, validityShape()}, nil
 	case (style == Default || style == Reference) && pass == plan.Validity:
-		return variant{"kgjudge/validity/en", systemEN, validityEN, validitySchema, validityShape()}, nil
+		return variant{"kgjudge/validity/en", systemEN + "\n\n" + validityENInstr, validityEN, validitySchema, validityShape()}, nil
 	}
 	return variant{}, fmt.Errorf("no prompt for style %q pass %q", style, pass)
 }
@@ -164,7 +164,9 @@ func SetHash(style Style) string {
 	return hex.EncodeToString(h[:])[:12]
 }
 
-// Rendered is a prompt ready to send.
+// Rendered is a prompt ready to send. System is the fixed part (the
+// cacheable prefix: byte-identical for every call of one variant in the
+// kgjudge style); User the variable part, sent last.
 type Rendered struct {
 	System, User string
 	SchemaName   string

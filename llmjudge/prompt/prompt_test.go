@@ -33,17 +33,46 @@ func TestRenderShowsClaimsAndCandidates(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, w := range tc.want {
-			if !strings.Contains(r.User, w) {
+			if !strings.Contains(r.System+r.User, w) {
 				t.Errorf("%s/%s/%s: prompt lacks %q", tc.style, tc.pass, tc.lang, w)
 			}
 		}
-		if !strings.Contains(r.User, "JSON") || len(r.Schema) == 0 || !strings.Contains(r.Variant, "@") {
+		if !strings.Contains(r.System+r.User, "JSON") || len(r.Schema) == 0 || !strings.Contains(r.Variant, "@") {
 			t.Errorf("%+v", r.Variant)
 		}
 	}
 	r, _ := Render(Default, batch(plan.Coverage, "en"), "GT-1: missing")
 	if !strings.Contains(r.User, "previous answer") {
 		t.Fatal("feedback not rendered")
+	}
+}
+
+// TestFixedPrefixIsStable: in the kgjudge style every call of a variant
+// sends byte-identical system text (the cacheable prefix) and the triples
+// only in the user message, so a provider's prompt cache can reuse it.
+func TestFixedPrefixIsStable(t *testing.T) {
+	for _, pass := range []plan.Pass{plan.Coverage, plan.Validity} {
+		for _, lang := range []string{"en", "zh"} {
+			a, err := Render(Default, batch(pass, lang), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			small := batch(pass, lang)
+			small.Claims, small.Candidates = small.Claims[:1], small.Candidates[:1]
+			b, err := Render(Default, small, "GT-0: missing")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.System != b.System {
+				t.Errorf("%s/%s: the system message depends on the batch", pass, lang)
+			}
+			if strings.Contains(a.System, `"x" --[y]--> "z"`) {
+				t.Errorf("%s/%s: batch triples leaked into the fixed prefix", pass, lang)
+			}
+			if len(a.System) < 2*len(a.User)/3 && len(a.User) < 300 {
+				t.Errorf("%s/%s: the fixed instructions are not in the system message (%d vs %d bytes)", pass, lang, len(a.System), len(a.User))
+			}
+		}
 	}
 }
 

@@ -1,20 +1,18 @@
 package prompt
 
 // The templates. Placeholders: {{CANDIDATES}}, {{CLAIMS}}, {{N}}, {{IDS}},
-// {{FIRST}}. Any change here changes the prompt hash, which changes the
+// {{FIRST}}. The kgjudge style keeps everything fixed (task, criteria,
+// examples, output format: the ...Instr constants) in the system message,
+// byte-identical across calls so that providers' prompt caches reuse it,
+// and only the variable part (candidates, claims, one reminder line) in
+// the user message, last. Any change here changes the prompt hash, which changes the
 // judge name and misses the cache: that is intended.
 
 const systemEN = `You are an expert evaluator of knowledge graphs. You judge, claim by claim, whether one knowledge graph entails statements of another, using only the triples you are shown. You answer with JSON only.`
 
 const systemZH = `你是知识图谱评测专家。你只依据给出的三元组，逐条判断一个知识图谱是否蕴含另一个图谱中的陈述。你只输出 JSON。`
 
-const coverageEN = `Below is a predicted knowledge graph (triples P-X) and some ground-truth claims (GT-X). Decide for each ground-truth claim whether the predicted graph COVERS it. Triples may be in English, Chinese or both; a translation of a name counts as an alias.
-
-## Predicted triples (P-X)
-{{CANDIDATES}}
-
-## Ground-truth claims to judge ({{N}} claims: {{IDS}})
-{{CLAIMS}}
+const coverageENInstr = `Each message gives a predicted knowledge graph (triples P-X) and some ground-truth claims (GT-X). Decide for each ground-truth claim whether the predicted graph COVERS it. Triples may be in English, Chinese or both; a translation of a name counts as an alias.
 
 ## Criteria
 A claim is covered if and only if the predicted triples entail ALL of the facts the claim states. There are four ways, and "kind" names the one that applies:
@@ -57,18 +55,20 @@ Then:
 ## Output
 Return one JSON object and nothing else:
 {"verdicts": [{"claim": <X of GT-X>, "covered": true or false, "kind": "direct" | "subsumption" | "collective" | "compositional" | "none", "support": [<X of P-X>, ...], "reason": "<one short sentence>"}]}
-- Exactly {{N}} verdicts, one for each claim listed above ({{IDS}}), each claim once.
+- Exactly one verdict for each claim listed, each claim once (the message lists how many and their numbers).
 - covered=true: "kind" is the way the claim is covered and "support" lists every P- number needed (at least one).
 - covered=false: "kind" is "none" and "support" is [].
-- "support" holds only P- numbers from the list above.`
+- "support" holds only P- numbers from the list in the message.`
 
-const coverageZH = `下面给出一个预测的知识图谱（三元组 P-X）和若干条 ground truth 声明（GT-X）。请逐条判断每条 GT 声明是否被预测图谱**覆盖**。三元组可能是中文、英文或两者混合；名称的翻译视为别名。
-
-## 预测图谱三元组（P-X）
+const coverageEN = `## Predicted triples (P-X)
 {{CANDIDATES}}
 
-## 待判断的 GT 声明（共 {{N}} 条：{{IDS}}）
+## Ground-truth claims to judge ({{N}} claims: {{IDS}})
 {{CLAIMS}}
+
+Answer with exactly {{N}} verdicts, one for each of {{IDS}}, as the JSON object described in the instructions.`
+
+const coverageZHInstr = `每条消息给出一个预测的知识图谱（三元组 P-X）和若干条 ground truth 声明（GT-X）。请逐条判断每条 GT 声明是否被预测图谱**覆盖**。三元组可能是中文、英文或两者混合；名称的翻译视为别名。
 
 ## 判断标准
 当且仅当预测三元组蕴含该声明陈述的**全部**事实时，才算覆盖。共四种方式，"kind" 填写适用的那一种：
@@ -111,18 +111,20 @@ const coverageZH = `下面给出一个预测的知识图谱（三元组 P-X）�
 ## 输出格式
 只输出一个 JSON 对象，不要其他内容：
 {"verdicts": [{"claim": <GT-X 中的 X>, "covered": true 或 false, "kind": "direct" | "subsumption" | "collective" | "compositional" | "none", "support": [<P-X 中的 X>, ...], "reason": "<一句话理由>"}]}
-- verdicts 恰好 {{N}} 个，上面每条声明（{{IDS}}）各一个，不重复。
+- 消息中列出的每条声明各一个 verdict，不重复（条数与编号见消息）。
 - covered=true 时，"kind" 填覆盖方式，"support" 列出所需的全部 P- 编号（至少一个）。
 - covered=false 时，"kind" 为 "none"，"support" 为 []。
-- "support" 只能填上面列表中的 P- 编号。`
+- "support" 只能填消息列表中的 P- 编号。`
 
-const validityEN = `Below is a ground-truth knowledge graph (triples GT-X) and some predicted triples (P-X). Decide for each predicted triple whether it is VALID, that is, supported by the ground-truth graph. Triples may be in English, Chinese or both; a translation of a name counts as an alias.
-
-## Ground-truth triples (GT-X)
+const coverageZH = `## 预测图谱三元组（P-X）
 {{CANDIDATES}}
 
-## Predicted triples to judge ({{N}} triples: {{IDS}})
+## 待判断的 GT 声明（共 {{N}} 条：{{IDS}}）
 {{CLAIMS}}
+
+请输出恰好 {{N}} 个 verdict（{{IDS}}各一个），格式见说明中的 JSON。`
+
+const validityENInstr = `Each message gives a ground-truth knowledge graph (triples GT-X) and some predicted triples (P-X). Decide for each predicted triple whether it is VALID, that is, supported by the ground-truth graph. Triples may be in English, Chinese or both; a translation of a name counts as an alias.
 
 ## Criteria
 A predicted triple is valid if and only if the ground-truth triples entail ALL of the facts it states:
@@ -156,17 +158,19 @@ Then:
 ## Output
 Return one JSON object and nothing else:
 {"verdicts": [{"claim": <X of P-X>, "valid": true or false, "support": [<X of GT-X>, ...], "reason": "<one short sentence>"}]}
-- Exactly {{N}} verdicts, one for each predicted triple listed above ({{IDS}}), each once.
+- Exactly one verdict for each predicted triple listed, each once (the message lists how many and their numbers).
 - valid=true: "support" lists every GT- number needed (at least one). valid=false: "support" is [].
-- "support" holds only GT- numbers from the list above.`
+- "support" holds only GT- numbers from the list in the message.`
 
-const validityZH = `下面给出一个 ground truth 知识图谱（三元组 GT-X）和若干条预测三元组（P-X）。请逐条判断每条预测三元组是否**有效**，即是否得到 ground truth 图谱的支持。三元组可能是中文、英文或两者混合；名称的翻译视为别名。
-
-## Ground truth 三元组（GT-X）
+const validityEN = `## Ground-truth triples (GT-X)
 {{CANDIDATES}}
 
-## 待判断的预测三元组（共 {{N}} 条：{{IDS}}）
+## Predicted triples to judge ({{N}} triples: {{IDS}})
 {{CLAIMS}}
+
+Answer with exactly {{N}} verdicts, one for each of {{IDS}}, as the JSON object described in the instructions.`
+
+const validityZHInstr = `每条消息给出一个 ground truth 知识图谱（三元组 GT-X）和若干条预测三元组（P-X）。请逐条判断每条预测三元组是否**有效**，即是否得到 ground truth 图谱的支持。三元组可能是中文、英文或两者混合；名称的翻译视为别名。
 
 ## 判断标准
 当且仅当 ground truth 三元组蕴含该预测三元组陈述的**全部**事实时，才算有效：
@@ -200,9 +204,17 @@ const validityZH = `下面给出一个 ground truth 知识图谱（三元组 GT-
 ## 输出格式
 只输出一个 JSON 对象，不要其他内容：
 {"verdicts": [{"claim": <P-X 中的 X>, "valid": true 或 false, "support": [<GT-X 中的 X>, ...], "reason": "<一句话理由>"}]}
-- verdicts 恰好 {{N}} 个，上面每条预测三元组（{{IDS}}）各一个，不重复。
+- 消息中列出的每条预测三元组各一个 verdict，不重复（条数与编号见消息）。
 - valid=true 时，"support" 列出所需的全部 GT- 编号（至少一个）；valid=false 时，"support" 为 []。
-- "support" 只能填上面列表中的 GT- 编号。`
+- "support" 只能填消息列表中的 GT- 编号。`
+
+const validityZH = `## Ground truth 三元组（GT-X）
+{{CANDIDATES}}
+
+## 待判断的预测三元组（共 {{N}} 条：{{IDS}}）
+{{CLAIMS}}
+
+请输出恰好 {{N}} 个 verdict（{{IDS}}各一个），格式见说明中的 JSON。`
 
 // referenceCoverage restates the public reference evaluator's coverage
 // prompt (VibeBench/VibeSearchBench eval/evaluator.py) in our own words:

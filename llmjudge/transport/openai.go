@@ -143,7 +143,7 @@ func (o *OpenAI) Complete(ctx context.Context, req *Request) (*Response, error) 
 	}
 	return &Response{
 		Content:  resp.Choices[0].Message.Content,
-		Usage:    costUsage(resp.Usage.PromptTokens, resp.Usage.CompletionTokens, resp.Usage.TotalTokens),
+		Usage:    withCached(costUsage(resp.Usage.PromptTokens, resp.Usage.CompletionTokens, resp.Usage.TotalTokens), resp.Usage.PromptTokensDetails),
 		Mode:     mode,
 		SeedSent: req.Seed != nil,
 		Attempts: 1,
@@ -246,4 +246,13 @@ func costUsage(p, c, t int) cost.Usage {
 		t = p + c
 	}
 	return cost.Usage{Prompt: int64(p), Completion: int64(c), Total: int64(t)}
+}
+
+// withCached records the prompt tokens the provider served from its prompt
+// cache, when it says.
+func withCached(u cost.Usage, d *openai.PromptTokensDetails) cost.Usage {
+	if d != nil {
+		u.Cached = int64(d.CachedTokens)
+	}
+	return u
 }

@@ -6,44 +6,32 @@ import (
 	"github.com/kgjudge/kgjudge/plan"
 )
 
-// Batching constants: a batch shows at most maxBatchCandidates(n)
-// candidates (n: size of the candidate graph) and MaxBatchClaims claims.
-const (
-	MaxBatchClaims = 40
-	// batchCandidateShare of the candidate graph, between the bounds.
-	batchCandidateShare = 0.12
-	minBatchCandidates  = 12
-	maxBatchCandidates  = 60
-)
-
-func batchCap(n int) int {
-	c := int(batchCandidateShare * float64(n))
-	return max(minBatchCandidates, min(c, maxBatchCandidates))
-}
-
 // Batches groups a pass's claims that need a judge into entity-coherent
-// batches whose candidate lists overlap. groupKey gives each claim's entity
-// group (claims of one GT head, say); n is the size of the candidate graph.
+// batches whose candidate lists overlap, each within one call's budget.
+// groupKey gives each claim's entity group (claims of one GT head, say);
+// claimTok and candTok the tokens of a claim's and of a candidate's line
+// (plan.EstimateTokens of the line).
 //
 // Claims resolved by the deterministic tier are left out. Claims without
 // candidates go to one batch with no candidates, which a judge decides
 // without a call (not covered / not valid). The others are taken in order
 // of their best candidate (then group, then index) and each joins the open
 // batch whose candidates it overlaps most (a shared group counts as one
-// more shared candidate), provided the union stays within the cap and the
-// batch has room; with no overlap it opens a new batch. Then batches are
-// merged pairwise while the merged candidate list stays within the cap and
-// the claims within MaxBatchClaims, most shared candidates first: every
-// call repeats the fixed instructions (a few thousand characters), so fewer,
-// fuller batches cost less, and a merged list never shows a candidate
-// twice. Batches come out in order of their first claim; claims and
-// candidates ascending.
-func Batches(pass plan.Pass, claims []Claim, groupKey func(i int) string, n int) []plan.Batch {
-	capCand := batchCap(n)
+// more shared candidate), provided the batch stays within the budget; with
+// no overlap it opens a new batch. Then batches are merged pairwise while
+// the merged batch stays within the budget, most shared candidates first
+// (coherent batches before unrelated ones): every call repeats the fixed
+// instructions, so fewer, fuller batches cost less, and a merged list never
+// shows a candidate twice. Batches come out in order of their first claim;
+// claims and candidates ascending.
+func Batches(pass plan.Pass, claims []Claim, groupKey func(i int) string, claimTok, candTok func(i int) int, budget plan.Budget) []plan.Batch {
+	budget = budget.WithDefaults()
 	type open struct {
-		claims []int
-		union  map[int]bool
-		groups map[string]bool
+		claims   []int
+		union    map[int]bool
+		groups   map[string]bool
+		claimTok int
+		unionTok int
 	}
 	var none []int
 	var todo []Claim
@@ -70,21 +58,22 @@ func Batches(pass plan.Pass, claims []Claim, groupKey func(i int) string, n int)
 	var bs []*open
 	for _, c := range todo {
 		g := groupKey(c.Index)
+		ct := claimTok(c.Index)
 		var best *open
 		bestGain := 0.0
 		for _, b := range bs {
-			if len(b.claims) >= MaxBatchClaims {
+			if len(b.claims) >= budget.Claims {
 				continue
 			}
-			shared, added := 0, 0
+			shared, addedTok := 0, 0
 			for _, x := range c.Candidates {
 				if b.union[x.Index] {
 					shared++
 				} else {
-					added++
+					addedTok += candTok(x.Index)
 				}
 			}
-			if len(b.union)+added > capCand {
+			if b.claimTok+b.unionTok+ct+addedTok > budget.Tokens {
 				continue
 			}
 			gain := float64(shared)
@@ -102,14 +91,22 @@ func Batches(pass plan.Pass, claims []Claim, groupKey func(i int) string, n int)
 		}
 		best.claims = append(best.claims, c.Index)
 		best.groups[g] = true
+		best.claimTok += ct
 		for _, x := range c.Candidates {
-			best.union[x.Index] = true
+			if !best.union[x.Index] {
+				best.union[x.Index] = true
+				best.unionTok += candTok(x.Index)
+			}
 		}
 	}
-	bs = mergeSmall(bs, capCand, func(b *open) (map[int]bool, int) { return b.union, len(b.claims) }, func(a, b *open) {
+	bs = mergeSmall(bs, budget, candTok, func(b *open) (map[int]bool, int, int) { return b.union, len(b.claims), b.claimTok }, func(a, b *open) {
 		a.claims = append(a.claims, b.claims...)
+		a.claimTok += b.claimTok
 		for x := range b.union {
-			a.union[x] = true
+			if !a.union[x] {
+				a.union[x] = true
+				a.unionTok += candTok(x)
+			}
 		}
 		for g := range b.groups {
 			a.groups[g] = true
@@ -133,28 +130,47 @@ func Batches(pass plan.Pass, claims []Claim, groupKey func(i int) string, n int)
 }
 
 // mergeSmall merges batches pairwise, the pair sharing most candidates (then
-// the smaller merged list, then the earlier pair) first, while the merged
-// candidate list has at most capCand entries and claims at most
-// MaxBatchClaims. view returns a batch's candidate set and claim count;
-// merge folds the second batch into the first.
-func mergeSmall[B any](bs []B, capCand int, view func(B) (map[int]bool, int), merge func(a, b B)) []B {
+// the smaller merged batch, then the earlier pair) first, while the merged
+// batch fits the budget: its claim lines plus its candidate union within
+// budget.Tokens (candTok per candidate) and its claims within
+// budget.Claims. view returns a batch's candidate set, claim count and
+// claim tokens; merge folds the second batch into the first.
+func mergeSmall[B any](bs []B, budget plan.Budget, candTok func(int) int, view func(B) (map[int]bool, int, int), merge func(a, b B)) []B {
+	budget = budget.WithDefaults()
+	unionTok := func(u map[int]bool) int {
+		n := 0
+		for x := range u {
+			n += candTok(x)
+		}
+		return n
+	}
+	tok := make([]int, len(bs))
+	for i, b := range bs {
+		u, _, _ := view(b)
+		tok[i] = unionTok(u)
+	}
 	for {
 		bi, bj, bestShared, bestSize := -1, -1, -1, 0
 		for i := range bs {
-			ui, ci := view(bs[i])
+			ui, ci, cti := view(bs[i])
 			for j := i + 1; j < len(bs); j++ {
-				uj, cj := view(bs[j])
-				if ci+cj > MaxBatchClaims {
+				uj, cj, ctj := view(bs[j])
+				if ci+cj > budget.Claims {
 					continue
 				}
-				shared := 0
-				for x := range uj {
-					if ui[x] {
+				shared, sharedTok := 0, 0
+				a, b := ui, uj
+				if len(b) < len(a) {
+					a, b = b, a
+				}
+				for x := range a {
+					if b[x] {
 						shared++
+						sharedTok += candTok(x)
 					}
 				}
-				size := len(ui) + len(uj) - shared
-				if size > capCand {
+				size := cti + ctj + tok[i] + tok[j] - sharedTok
+				if size > budget.Tokens {
 					continue
 				}
 				if shared > bestShared || (shared == bestShared && size < bestSize) {
@@ -166,6 +182,9 @@ func mergeSmall[B any](bs []B, capCand int, view func(B) (map[int]bool, int), me
 			return bs
 		}
 		merge(bs[bi], bs[bj])
+		u, _, _ := view(bs[bi])
+		tok[bi] = unionTok(u)
 		bs = append(bs[:bj], bs[bj+1:]...)
+		tok = append(tok[:bj], tok[bj+1:]...)
 	}
 }

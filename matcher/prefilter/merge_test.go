@@ -3,6 +3,8 @@ package prefilter
 import (
 	"slices"
 	"testing"
+
+	"github.com/kgjudge/kgjudge/plan"
 )
 
 type tb struct {
@@ -19,7 +21,8 @@ func set(xs ...int) map[int]bool {
 }
 
 func TestMergeSmall(t *testing.T) {
-	view := func(b *tb) (map[int]bool, int) { return b.union, len(b.claims) }
+	view := func(b *tb) (map[int]bool, int, int) { return b.union, len(b.claims), 0 }
+	one := func(int) int { return 1 }
 	merge := func(a, b *tb) {
 		a.claims = append(a.claims, b.claims...)
 		for x := range b.union {
@@ -32,14 +35,14 @@ func TestMergeSmall(t *testing.T) {
 		{claims: []int{2}, union: set(2, 3, 4)}, // shares 2 with the first
 		{claims: []int{3}, union: set(10, 11, 12, 13, 14)},
 	}
-	got := mergeSmall(bs, 6, view, merge)
+	got := mergeSmall(bs, plan.Budget{Tokens: 6}, one, view, merge)
 	// First {0,2} (2 shared, union {1,2,3,4}); then nothing else fits in 6
 	// but {1} with {3} would be 8: stays apart; {0,2}+{1} = 7: apart.
 	if len(got) != 3 || !slices.Equal(got[0].claims, []int{0, 2}) || len(got[0].union) != 4 {
 		t.Fatalf("merged %+v", got)
 	}
 	// With room for everything, all merge into one batch.
-	got = mergeSmall(got, 100, view, merge)
+	got = mergeSmall(got, plan.Budget{Tokens: 100}, one, view, merge)
 	if len(got) != 1 || len(got[0].union) != 12 || len(got[0].claims) != 4 {
 		t.Fatalf("merged %+v", got)
 	}

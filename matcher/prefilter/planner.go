@@ -2,6 +2,7 @@ package prefilter
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"unicode/utf8"
 
@@ -15,12 +16,18 @@ import (
 // are in no batch (Planned.Result has their resolution).
 type Planner struct {
 	Options Options
+	// Budget sizes each call (zero fields: plan.DefaultCallTokens and
+	// plan.DefaultCallClaims).
+	Budget plan.Budget
 }
 
 var _ plan.Planner = Planner{}
 
 // Name implements plan.Planner.
-func (Planner) Name() string { return "prefilter" }
+func (p Planner) Name() string {
+	b := p.Budget.WithDefaults()
+	return fmt.Sprintf("prefilter/%dtok/%dclaims", b.Tokens, b.Claims)
+}
 
 // Plan implements plan.Planner.
 func (p Planner) Plan(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([]plan.Batch, error) {
@@ -48,9 +55,15 @@ func (p Planner) Sample(ctx context.Context, task *kg.Task, pred *kg.Prediction)
 	gtKey := func(i int) string { return alias.Canon(task.Triples[i].Head) }
 	predKey := func(i int) string { return alias.Canon(pred.Triples[i].Head) }
 	var batches []plan.Batch
-	batches = append(batches, Batches(plan.Coverage, res.GT, gtKey, len(pred.Triples))...)
-	batches = append(batches, Batches(plan.Validity, res.Pred, predKey, len(task.Triples))...)
+	gtTok := func(i int) int { return plan.EstimateTokens(`GT-000: "" --[]--> ""`) + triTok(task.Triples[i].Triple) }
+	predTok := func(i int) int { return plan.EstimateTokens(`P-000: "" --[]--> ""`) + triTok(pred.Triples[i]) }
+	batches = append(batches, Batches(plan.Coverage, res.GT, gtKey, gtTok, predTok, p.Budget)...)
+	batches = append(batches, Batches(plan.Validity, res.Pred, predKey, predTok, gtTok, p.Budget)...)
 	return &Planned{Result: res, Batches: batches, Item: account(task, pred, res, batches)}, nil
+}
+
+func triTok(t kg.Triple) int {
+	return plan.EstimateTokens(t.Head) + plan.EstimateTokens(t.Relation) + plan.EstimateTokens(t.Tail)
 }
 
 // Item is one sample of `kgjudge plan` output.
