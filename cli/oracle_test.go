@@ -109,7 +109,7 @@ func TestScoreOpenAIReproducesPlanOracle(t *testing.T) {
 	calls := 0
 	for _, it := range pl.Items {
 		calls += it.Estimate.Kgjudge.Calls
-		rb, err := os.ReadFile(filepath.Join(out, "items", fmt.Sprintf("%s_sample%d.json", it.QID, it.Sample)))
+		rb, err := os.ReadFile(filepath.Join(out, "oracle", "items", fmt.Sprintf("%s_sample%d.json", it.QID, it.Sample)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -195,7 +195,7 @@ func TestScoreRunArgs(t *testing.T) {
 		{"same default name", []string{"--pred", full, "--pred", filepath.Join(filepath.Dir(full), "..", filepath.Base(filepath.Dir(full)), "full")}, "both name run"},
 		{"pred and runs", []string{"--pred", full, "--runs", "../examples/runs.json"}, "not both"},
 		{"run with several", []string{"--pred", full, "--pred", "p=" + partial, "--run", "x"}, "--run names a single"},
-		{"no pred", nil, "no predictions"},
+		{"no pred", nil, "missing --pred"},
 		{"bad name", []string{"--pred", ".x=" + full}, "not a usable run name"},
 		{"missing policy", []string{"--pred", full, "--missing", "maybe"}, "--missing"},
 		{"model with several", []string{"--pred", "a=" + full, "--pred", "b=" + partial, "--model", "m"}, "--runs file"},

@@ -55,6 +55,11 @@ func TestDamagedCacheEntryIsReasked(t *testing.T) {
 	if err := os.WriteFile(path, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The per-sample memo would answer the whole sample without reading
+	// the verdict lines: remove it, so the damaged lines are what is read.
+	if err := os.Remove(filepath.Join(cfg.CacheDir, SampleMemoFile)); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
 	n := len(s.Calls())
 	j2 := newJudge(t, cfg)
 	second, err := j2.Judge(context.Background(), task, pred)
