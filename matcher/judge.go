@@ -50,16 +50,32 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 	}
 	rs := rules.New(o.Concepts, append(alias.GTAliasSets(task.Nodes), o.Aliases...))
 	equateAligned(rs, task, pred, res)
+	// Triple keys from each distinct string normalised once (a sample's
+	// strings repeat across its triples).
+	norm := map[string]string{}
+	key := func(t kg.Triple) string {
+		n := func(s string) string {
+			v, ok := norm[s]
+			if !ok {
+				v = kg.Normalize(s)
+				norm[s] = v
+			}
+			return v
+		}
+		return n(t.Head) + "\x1f" + n(t.Relation) + "\x1f" + n(t.Tail) // kg.Triple.Key
+	}
 	predByKey := map[string][]int{}
+	predKeys := make([]string, len(pred.Triples))
 	for i, t := range pred.Triples {
-		k := t.Key()
+		k := key(t)
+		predKeys[i] = k
 		predByKey[k] = append(predByKey[k], i)
 	}
 	gtByKey := map[string][]int{}
 	supportedBy := map[int][]int{} // predicted index -> GT triples it covers directly
 	j := Judgement{Judge: "offline", Coverage: make([]kg.Verdict, len(task.Triples)), Validity: make([]kg.Validity, len(pred.Triples))}
 	for gi, gt := range task.Triples {
-		k := gt.Triple.Key()
+		k := key(gt.Triple)
 		gtByKey[k] = append(gtByKey[k], gi)
 		v := kg.Verdict{GTIndex: gi, State: kg.Uncovered, Judge: "offline", Support: []int{}, Reason: "no rule matched"}
 		c := res.GT[gi]
@@ -95,8 +111,8 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 			cands[i] = rules.Indexed{Index: x.Index, Triple: task.Triples[x.Index].Triple}
 		}
 		switch {
-		case len(gtByKey[t.Key()]) > 0:
-			v.State, v.Support, v.Reason = kg.Covered, gtByKey[t.Key()], "same triple after normalisation"
+		case len(gtByKey[predKeys[pi]]) > 0:
+			v.State, v.Support, v.Reason = kg.Covered, gtByKey[predKeys[pi]], "same triple after normalisation"
 		case len(supportedBy[pi]) > 0:
 			v.State, v.Support, v.Reason = kg.Covered, supportedBy[pi], "it states a GT triple the coverage pass found covered"
 		default:

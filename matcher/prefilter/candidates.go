@@ -145,6 +145,7 @@ type sample struct {
 	byCaps, byAcro map[string][]int
 	byHanHead      map[rune][]int
 	predTriTok     [][]string // tokens of each predicted triple (with concepts)
+	predKey        []string   // kg.Triple.Key of each predicted triple
 	triByToken     map[string][]int
 	nb             *neighborCache
 	entMatch       map[string]map[string]match // GT entity -> pred entity -> match
@@ -289,15 +290,9 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 		all = append(all, h.toks...)
 		all = append(all, r.toks...)
 		all = append(all, t.toks...)
-		for _, c := range r.concepts {
-			all = append(all, "@"+c)
-		}
-		for _, c := range h.concepts {
-			all = append(all, "@"+c)
-		}
-		for _, c := range t.concepts {
-			all = append(all, "@"+c)
-		}
+		all = append(all, r.ctoks...)
+		all = append(all, h.ctoks...)
+		all = append(all, t.ctoks...)
 		sort.Strings(all)
 		return dedup(all)
 	}
@@ -312,8 +307,10 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 	seenEnt := map[string]bool{}
 	var rels []string
 	s.predTriTok = make([][]string, len(pred.Triples))
+	s.predKey = make([]string, len(pred.Triples))
 	for i, t := range pred.Triples {
 		h, r, tl := add(t.Head), add(t.Relation), add(t.Tail)
+		s.predKey[i] = tripleKey(h, r, tl)
 		if r.s != "" && !seenEnt["\x00"+r.s] {
 			seenEnt["\x00"+r.s] = true
 			rels = append(rels, r.s)
@@ -337,8 +334,8 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 			for _, v := range e.variants {
 				s.byVariant[v] = append(s.byVariant[v], id)
 			}
-			for _, c := range e.concepts {
-				s.byToken["@"+c] = append(s.byToken["@"+c], id)
+			for _, c := range e.ctoks {
+				s.byToken[c] = append(s.byToken[c], id)
 			}
 			for _, c := range e.caps {
 				s.byCaps[c] = append(s.byCaps[c], id)
@@ -506,8 +503,8 @@ func (s *sample) entities(ctx context.Context, name string) (map[string]match, e
 			cand[id] = true
 		}
 	}
-	for _, c := range e.concepts {
-		for _, id := range s.byToken["@"+c] {
+	for _, c := range e.ctoks {
+		for _, id := range s.byToken[c] {
 			cand[id] = true
 		}
 	}
@@ -670,9 +667,7 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 	gtoks = append(gtoks, r.toks...)
 	gtoks = append(gtoks, t.toks...)
 	for _, x := range []*text{h, r, t} {
-		for _, c := range x.concepts {
-			gtoks = append(gtoks, "@"+c)
-		}
+		gtoks = append(gtoks, x.ctoks...)
 	}
 	sort.Strings(gtoks)
 	gtoks = dedup(gtoks)

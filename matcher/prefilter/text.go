@@ -28,8 +28,10 @@ func isHan(r rune) bool {
 // tokens splits text into matching tokens: Latin words (lower case, Porter
 // stemmed, stopwords dropped), digit runs, and CJK bigrams (a lone CJK
 // character is kept as a unigram). The result is sorted and distinct.
-func tokens(s string) []string {
-	n := kg.Normalize(s)
+func tokens(s string) []string { return normTokens(kg.Normalize(s)) }
+
+// normTokens is tokens of a string already in kg.Normalize form.
+func normTokens(n string) []string {
 	var out []string
 	var word []rune
 	var han []rune
@@ -147,11 +149,17 @@ func variants(s, key string) []string {
 // matching features.
 type text struct {
 	s        string
+	norm     string   // kg.Normalize
 	key      string   // alias.Canon
 	variants []string // keys of the name's parts
 	toks     []string
 	concepts []string
-	han      bool
+	// ctoks are the concepts as matching tokens ("@" + id).
+	ctoks []string
+	han   bool
+	// bridge: whether the string, as a relation, is a bridge (isBridge);
+	// 0 not yet known, 1 no, 2 yes.
+	bridge int8
 	// acro: the initials of a Latin name of two or more content words
 	// ("Special Drawing Rights" -> "sdr"); caps: the all-capital Latin
 	// words of the string, lower-cased ("人民币纳入SDR" -> "sdr"). An
@@ -164,8 +172,8 @@ type text struct {
 }
 
 func newText(s string, concepts *alias.Concepts) *text {
-	key := alias.Canon(s)
-	t := &text{s: s, key: key, variants: variants(s, key), toks: tokens(s), han: hasHan(s),
+	key, norm := alias.Canon(s), kg.Normalize(s)
+	t := &text{s: s, norm: norm, key: key, variants: variants(s, key), toks: normTokens(norm), han: hasHan(s),
 		acro: initials(s), caps: capsWords(s)}
 	for _, r := range key {
 		if isHan(r) {
@@ -174,6 +182,9 @@ func newText(s string, concepts *alias.Concepts) *text {
 	}
 	if concepts != nil {
 		t.concepts = concepts.Of(s)
+	}
+	for _, c := range t.concepts {
+		t.ctoks = append(t.ctoks, "@"+c)
 	}
 	return t
 }
