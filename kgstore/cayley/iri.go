@@ -71,6 +71,9 @@ const (
 	pJudge     = quad.IRI("kg:judge")
 	pReason    = quad.IRI("kg:reason")
 	pSupport   = quad.IRI("kg:support")
+	// A verdict set's passes as records (see encodeVerdicts).
+	pCoverageRecords = quad.IRI("kg:coverageRecords")
+	pValidityRecords = quad.IRI("kg:validityRecords")
 )
 
 // countPred names the predicate holding the length of the list pred.

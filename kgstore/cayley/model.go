@@ -1,8 +1,10 @@
 package cayley
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -130,7 +132,56 @@ func encodePrediction(k kgstore.SampleKey, p kg.Prediction) []quad.Quad {
 	return b.quads
 }
 
+// encodeVerdicts writes a verdict set as records: each pass (coverage,
+// validity) is one JSON array on the set's root, kg:coverageRecords and
+// kg:validityRecords (absent for a nil list). A sample's verdicts as
+// graph structure (an item node per verdict with its fields and supports)
+// were about 5,000 quads, two thirds of a sample's writes and of its store
+// space, and nothing walks them as a graph: they are read back whole, by
+// key (the Neo4j export holds the queryable verdict graph). Strings that
+// are not valid UTF-8 would not survive JSON, so such a set is written as
+// graph structure (encodeVerdictNodes), which decodeVerdicts also reads,
+// as it reads stores written before the records.
 func encodeVerdicts(v kgstore.Verdicts) []quad.Quad {
+	if !verdictsUTF8(v) {
+		return encodeVerdictNodes(v)
+	}
+	root := verdictRoot(v.Key)
+	b := &builder{label: verdictLabel(v.Key.Run), root: root}
+	b.add(root, pType, tVerdictSet)
+	b.key(root, v.Key)
+	records := func(p quad.IRI, list any, isNil bool) {
+		if isNil {
+			return
+		}
+		js, err := json.Marshal(list)
+		if err != nil {
+			panic(err) // plain structs of strings and ints always encode
+		}
+		b.add(root, p, quad.String(js))
+	}
+	records(pCoverageRecords, v.Coverage, v.Coverage == nil)
+	records(pValidityRecords, v.Validity, v.Validity == nil)
+	return b.quads
+}
+
+func verdictsUTF8(v kgstore.Verdicts) bool {
+	for _, c := range v.Coverage {
+		if !utf8.ValidString(string(c.State)) || !utf8.ValidString(string(c.Kind)) || !utf8.ValidString(c.Judge) || !utf8.ValidString(c.Reason) {
+			return false
+		}
+	}
+	for _, c := range v.Validity {
+		if !utf8.ValidString(string(c.State)) || !utf8.ValidString(c.Judge) || !utf8.ValidString(c.Reason) {
+			return false
+		}
+	}
+	return true
+}
+
+// encodeVerdictNodes writes a verdict set as graph structure: an item node
+// per verdict with its fields and supports (the model before records).
+func encodeVerdictNodes(v kgstore.Verdicts) []quad.Quad {
 	root := verdictRoot(v.Key)
 	b := &builder{label: verdictLabel(v.Key.Run), root: root}
 	b.add(root, pType, tVerdictSet)
@@ -427,6 +478,13 @@ func decodeVerdicts(g *view, root quad.IRI) (kgstore.Verdicts, error) {
 	if v.Key, err = decodeKey(g, root); err != nil {
 		return v, err
 	}
+	cr, vr := g.one(root, pCoverageRecords), g.one(root, pValidityRecords)
+	if cr != nil || vr != nil {
+		if err := decodeRecords(root, pCoverageRecords, cr, &v.Coverage); err != nil {
+			return v, err
+		}
+		return v, decodeRecords(root, pValidityRecords, vr, &v.Validity)
+	}
 	cov, err := g.list(root, pCoverage)
 	if err != nil {
 		return v, err
@@ -470,6 +528,21 @@ func decodeVerdicts(g *view, root quad.IRI) (kgstore.Verdicts, error) {
 		}
 	}
 	return v, nil
+}
+
+// decodeRecords reads one pass written by encodeVerdicts (nil: absent).
+func decodeRecords(root quad.Value, p quad.IRI, rec quad.Value, out any) error {
+	if rec == nil {
+		return nil
+	}
+	s, ok := rec.(quad.String)
+	if !ok {
+		return fmt.Errorf("%v %v: want a string, got %T", root, p, rec)
+	}
+	if err := json.Unmarshal([]byte(s), out); err != nil {
+		return fmt.Errorf("%v %v: %w", root, p, err)
+	}
+	return nil
 }
 
 // directEdges derives the direct entity-to-entity edges that the triple

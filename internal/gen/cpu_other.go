@@ -1,0 +1,8 @@
+//go:build !unix
+
+package gen
+
+import "time"
+
+// CPU returns 0 where the process's CPU time is not available.
+func CPU() time.Duration { return 0 }

@@ -1,0 +1,108 @@
+package cayley
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/kgjudge/kgjudge/internal/gen"
+	"github.com/kgjudge/kgjudge/kgstore"
+)
+
+// BenchmarkPutSample writes generated samples (internal/gen: 100-450 GT,
+// 200-800 predicted triples) as the scoring pipeline does: every task
+// once, then per sample its prediction and its verdicts (shaped like the
+// offline judge's). One op writes -kgstore.samples of them (default here
+// 200) into a new store of each backend and reports seconds per sample for
+// the prediction and the verdicts, quads per sample, and the store's size
+// on disk (or live heap for memstore) per sample. Run it once:
+//
+//	go test ./kgstore/cayley -run '^$' -bench PutSample -benchtime 1x -kgstore.samples 200
+func BenchmarkPutSample(b *testing.B) {
+	n := *benchSamples
+	if n == 1000 { // BenchmarkBackends' default; generated samples are larger
+		n = 200
+	}
+	run := gen.Generate(gen.Bases(b), n, 1)
+	ctx := context.Background()
+	for _, backend := range []string{BBolt, LevelDB, MemStore} {
+		b.Run(backend, func(b *testing.B) {
+			var pred, verd, cpu time.Duration
+			quads, size := 0, int64(0)
+			for b.Loop() {
+				b.StopTimer()
+				dir := filepath.Join(b.TempDir(), "store")
+				var ms runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				heap0 := ms.HeapAlloc
+				s, err := OpenBackend(ctx, backend, dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				cpu0 := gen.CPU()
+				for i := range run.Tasks {
+					if err := s.PutTask(ctx, run.Tasks[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				quads = 0
+				for i := range run.Preds {
+					p := &run.Preds[i]
+					key := kgstore.SampleKey{Run: "bench", TaskID: p.TaskID, Sample: p.SampleIdx}
+					v := run.Verdicts(i, key)
+					start := time.Now()
+					if err := s.PutPrediction(ctx, key, *p); err != nil {
+						b.Fatal(err)
+					}
+					quads += s.deltas
+					mid := time.Now()
+					if err := s.PutVerdicts(ctx, v); err != nil {
+						b.Fatal(err)
+					}
+					quads += s.deltas
+					pred += mid.Sub(start)
+					verd += time.Since(mid)
+				}
+				cpu += gen.CPU() - cpu0
+				b.StopTimer()
+				if backend == MemStore {
+					runtime.GC()
+					runtime.ReadMemStats(&ms)
+					size = int64(ms.HeapAlloc) - int64(heap0)
+				}
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+				if backend != MemStore {
+					size = dirSize(b, dir)
+				}
+				b.StartTimer()
+			}
+			per := float64(b.N * n)
+			b.ReportMetric(pred.Seconds()/per, "pred-s/sample")
+			b.ReportMetric(verd.Seconds()/per, "verdicts-s/sample")
+			b.ReportMetric(cpu.Seconds()/per, "cpu-s/sample")
+			b.ReportMetric(float64(quads)/float64(n), "quads/sample")
+			b.ReportMetric(float64(size)/float64(n)/(1<<20), "MB/sample")
+		})
+	}
+}
+
+func dirSize(b *testing.B, dir string) int64 {
+	var n int64
+	err := filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			n += fi.Size()
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
