@@ -3,6 +3,7 @@ package cayley
 import (
 	"context"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/kgjudge/kgjudge/kg"
@@ -81,5 +82,128 @@ func TestVerdictNodesStillRead(t *testing.T) {
 				t.Errorf("invalid UTF-8 set read back as %+v, %v; want %+v", got, err, bad)
 			}
 		})
+	}
+}
+
+// TestPredictionNodesStillRead: predictions written with triple nodes (the
+// model before the record) read back, Neighbors serves them, and a rewrite
+// as a record leaves nothing of the nodes behind.
+func TestPredictionNodesStillRead(t *testing.T) {
+	ctx := context.Background()
+	for _, backend := range []string{BBolt, MemStore} {
+		t.Run(backend, func(t *testing.T) {
+			s := openBackendT(t, backend, t.TempDir())
+			defer s.Close()
+			for _, p := range storetest.Predictions() {
+				if err := s.replace(ctx, nil, encodePredictionNodes(p.Key, p.Prediction)); err != nil {
+					t.Fatal(err)
+				}
+				want := p.Prediction
+				want.Source = "" // not kept
+				got, err := s.Prediction(ctx, p.Key)
+				if err != nil || !reflect.DeepEqual(got, want) {
+					t.Errorf("node-written %+v read back as %+v, %v", want, got, err)
+				}
+				var wantEdges []kgstore.Edge
+				for i, tr := range want.Triples {
+					if tr.Head == "Marie Curie" || tr.Tail == "Marie Curie" {
+						wantEdges = append(wantEdges, kgstore.Edge{Index: i, Triple: tr})
+					}
+				}
+				edges, err := s.Neighbors(ctx, p.Key, "Marie Curie")
+				if err != nil || len(edges) != len(wantEdges) || len(edges) > 0 && !reflect.DeepEqual(edges, wantEdges) {
+					t.Errorf("Neighbors of a node-written prediction = %+v, %v; want %+v", edges, err, wantEdges)
+				}
+				if err := s.PutPrediction(ctx, p.Key, p.Prediction); err != nil {
+					t.Fatal(err)
+				}
+				quads, err := s.graphQuads(ctx, predLabel(p.Key))
+				if err != nil {
+					t.Fatal(err)
+				}
+				stored := map[any]bool{}
+				for _, q := range encodePrediction(p.Key, p.Prediction) {
+					stored[q] = true
+				}
+				have := map[any]bool{}
+				for _, q := range quads {
+					have[q] = true
+				}
+				if !reflect.DeepEqual(have, stored) {
+					t.Errorf("%+v: %d distinct quads after the rewrite, want the %d of the record form", p.Key, len(have), len(stored))
+				}
+				edges2, err := s.Neighbors(ctx, p.Key, "Marie Curie")
+				if err != nil || len(edges2) != len(wantEdges) || len(edges2) > 0 && !reflect.DeepEqual(edges2, wantEdges) {
+					t.Errorf("Neighbors after the rewrite = %+v, %v; want %+v", edges2, err, wantEdges)
+				}
+			}
+		})
+	}
+}
+
+// TestPredictionRecordsCompact: a prediction is its metadata, one record
+// and one direct edge per distinct triple: no quads per triple beyond the
+// edge.
+func TestPredictionRecordsCompact(t *testing.T) {
+	p := kg.Prediction{}
+	for i := 0; i < 400; i++ {
+		p.Triples = append(p.Triples, kg.Triple{Head: "e" + strconv.Itoa(i%50), Relation: "r" + strconv.Itoa(i), Tail: "v" + strconv.Itoa(i)})
+	}
+	key := kgstore.SampleKey{Run: "r", TaskID: "t"}
+	if n, old := len(encodePrediction(key, p)), len(encodePredictionNodes(key, p)); n > 400+12 || old < 5*400 {
+		t.Errorf("%d quads as a record, %d with triple nodes; want at most %d and at least %d", n, old, 400+12, 5*400)
+	}
+	// Invalid UTF-8 keeps the node form (memstore stores it exactly).
+	bad := kg.Prediction{Triples: []kg.Triple{{Head: "a\xff", Relation: "r", Tail: "b"}}}
+	s := openT(t, Memory)
+	defer s.Close()
+	if err := s.PutPrediction(context.Background(), key, bad); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Prediction(context.Background(), key); err != nil || !reflect.DeepEqual(got, bad) {
+		t.Errorf("invalid UTF-8 prediction read back as %+v, %v", got, err)
+	}
+}
+
+// TestTaskNodesStillRead: tasks written with triple nodes read back, and a
+// rewrite as a record leaves nothing of the nodes behind.
+func TestTaskNodesStillRead(t *testing.T) {
+	ctx := context.Background()
+	s := openBackendT(t, BBolt, t.TempDir())
+	defer s.Close()
+	for _, task := range storetest.Tasks() {
+		old, err := encodeTaskForm(task, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.replace(ctx, nil, old); err != nil {
+			t.Fatal(err)
+		}
+		want := task
+		want.Source = ""
+		if got, err := s.Task(ctx, task.ID); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("node-written task %q read back as %+v, %v", task.ID, got, err)
+		}
+		if err := s.PutTask(ctx, task); err != nil {
+			t.Fatal(err)
+		}
+		quads, err := s.graphQuads(ctx, gtLabel(task.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, _ := encodeTask(task)
+		have, stored := map[any]bool{}, map[any]bool{}
+		for _, q := range quads {
+			have[q] = true
+		}
+		for _, q := range recs {
+			stored[q] = true
+		}
+		if !reflect.DeepEqual(have, stored) {
+			t.Errorf("task %q: %d distinct quads after the rewrite, want the %d of the record form", task.ID, len(have), len(stored))
+		}
+		if got, err := s.Task(ctx, task.ID); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("record task %q read back as %+v, %v", task.ID, got, err)
+		}
 	}
 }
