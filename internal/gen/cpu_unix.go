@@ -3,6 +3,7 @@
 package gen
 
 import (
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -16,4 +17,16 @@ func CPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// MaxRSS returns the process's peak resident set size in bytes so far.
+func MaxRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	if runtime.GOOS == "darwin" {
+		return ru.Maxrss // bytes there, KiB elsewhere
+	}
+	return ru.Maxrss << 10
 }
