@@ -44,11 +44,17 @@ func (o Offline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) 
 	if err := ctx.Err(); err != nil {
 		return Judgement{}, err
 	}
-	res, err := prefilter.Build(ctx, task, pred, prefilter.Options{Concepts: o.Concepts, Aliases: o.Aliases})
+	// One concept table for both stages (the built-in one is parsed per
+	// call: nothing is kept between samples).
+	concepts := o.Concepts
+	if concepts == nil {
+		concepts = alias.BuiltinConcepts()
+	}
+	res, err := prefilter.Build(ctx, task, pred, prefilter.Options{Concepts: concepts, Aliases: o.Aliases})
 	if err != nil {
 		return Judgement{}, err
 	}
-	rs := rules.New(o.Concepts, append(alias.GTAliasSets(task.Nodes), o.Aliases...))
+	rs := rules.New(concepts, append(alias.GTAliasSets(task.Nodes), o.Aliases...))
 	equateAligned(rs, task, pred, res)
 	// Triple keys from each distinct string normalised once (a sample's
 	// strings repeat across its triples).
