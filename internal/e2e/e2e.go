@@ -23,14 +23,16 @@ import (
 
 // Pipeline scores a whole run into st with judge j: what `kgjudge score`
 // does for these inputs once they are read (store the tasks, then per
-// sample store the prediction, judge, score, store the verdicts, analyse).
+// sample judge, score, store the prediction and verdicts, analyse).
 // It must keep nothing of a sample once the sample is committed beyond
 // what its result needs.
 type Pipeline func(ctx context.Context, st kgstore.Store, j matcher.Judge, run *gen.Run) error
 
 // Sequential is the reference Pipeline: one sample at a time, in input
-// order, paper protocol, run name "e2e". It keeps each sample's score and
-// structure report (as the CLI keeps its items) and drops the rest.
+// order, paper protocol, run name "e2e"; a sample's prediction and
+// verdicts are stored together once it is judged (kgstore.PutSample). It
+// keeps each sample's score and structure report (as the CLI keeps its
+// items) and drops the rest.
 func Sequential(ctx context.Context, st kgstore.Store, j matcher.Judge, run *gen.Run) error {
 	for i := range run.Tasks {
 		if err := st.PutTask(ctx, run.Tasks[i]); err != nil {
@@ -42,9 +44,6 @@ func Sequential(ctx context.Context, st kgstore.Store, j matcher.Judge, run *gen
 	for i := range run.Preds {
 		task, p := run.Task(i), &run.Preds[i]
 		key := kgstore.SampleKey{Run: "e2e", TaskID: p.TaskID, Sample: p.SampleIdx}
-		if err := st.PutPrediction(ctx, key, *p); err != nil {
-			return err
-		}
 		jd, err := j.Judge(ctx, task, p)
 		if err != nil {
 			return fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
@@ -53,7 +52,7 @@ func Sequential(ctx context.Context, st kgstore.Store, j matcher.Judge, run *gen
 		if err != nil {
 			return err
 		}
-		if err := st.PutVerdicts(ctx, kgstore.Verdicts{Key: key, Coverage: jd.Coverage, Validity: jd.Validity}); err != nil {
+		if err := kgstore.PutSample(ctx, st, key, *p, kgstore.Verdicts{Key: key, Coverage: jd.Coverage, Validity: jd.Validity}); err != nil {
 			return err
 		}
 		rep := hierarchy.Analyze(*task, *p, jd.Coverage, jd.Validity)

@@ -207,3 +207,48 @@ func TestTaskNodesStillRead(t *testing.T) {
 		}
 	}
 }
+
+// TestPutSample: one PutSample leaves the store as PutPrediction and
+// PutVerdicts do, twice changes nothing, and a rewrite with smaller graphs
+// leaves nothing stale.
+func TestPutSample(t *testing.T) {
+	ctx := context.Background()
+	bothBackends(t, func(t *testing.T, s *Store) {
+		p := storetest.Predictions()[0]
+		v := storetest.VerdictSets()[0]
+		v.Key = p.Key
+		for i := 0; i < 2; i++ {
+			if err := kgstore.PutSample(ctx, s, p.Key, p.Prediction, v); err != nil {
+				t.Fatal(err)
+			}
+			if i == 1 && s.deltas != 0 {
+				t.Errorf("second PutSample applied %d deltas", s.deltas)
+			}
+		}
+		want := p.Prediction
+		want.Source = ""
+		if got, err := s.Prediction(ctx, p.Key); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("Prediction = %+v, %v; want %+v", got, err, want)
+		}
+		if got, err := s.Verdicts(ctx, p.Key); err != nil || !reflect.DeepEqual(got, v) {
+			t.Errorf("Verdicts = %+v, %v; want %+v", got, err, v)
+		}
+		small := kg.Prediction{Triples: []kg.Triple{{Head: "a", Relation: "r", Tail: "b"}}}
+		sv := kgstore.Verdicts{Key: p.Key, Coverage: []kg.Verdict{{GTIndex: 0, State: kg.Uncovered, Judge: "offline"}}}
+		if err := s.PutSample(ctx, p.Key, small, sv); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Prediction(ctx, p.Key); err != nil || !reflect.DeepEqual(got.Triples, small.Triples) {
+			t.Errorf("after a smaller sample: %+v, %v", got.Triples, err)
+		}
+		if got, err := s.Verdicts(ctx, p.Key); err != nil || !reflect.DeepEqual(got, sv) {
+			t.Errorf("after smaller verdicts: %+v, %v", got, err)
+		}
+		if edges, err := s.Neighbors(ctx, p.Key, "Marie Curie"); err != nil || len(edges) != 0 {
+			t.Errorf("Neighbors of a name only the old graph had = %+v, %v", edges, err)
+		}
+		if err := s.PutSample(ctx, p.Key, small, kgstore.Verdicts{Key: kgstore.SampleKey{Run: "other"}}); err == nil {
+			t.Error("PutSample with verdicts of another key: no error")
+		}
+	})
+}

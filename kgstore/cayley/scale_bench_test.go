@@ -17,10 +17,12 @@ import (
 // BenchmarkPutSample writes generated samples (internal/gen: 100-450 GT,
 // 200-800 predicted triples) as the scoring pipeline does: every task
 // once, then per sample its prediction and its verdicts (shaped like the
-// offline judge's). One op writes -kgstore.samples of them (default here
-// 200) into a new store of each backend and reports seconds per sample for
-// the prediction and the verdicts, quads per sample, and the store's size
-// on disk (or live heap for memstore) per sample. Run it once:
+// offline judge's), in two Puts or in one PutSample batch. One op writes
+// -kgstore.samples of them (default here 200) into a new store of each
+// backend and reports seconds per sample for the prediction (for a batch:
+// both) and the verdicts, CPU seconds, quads per sample, the store's size
+// on disk (or live heap for memstore) and the bytes the process wrote to
+// storage per sample. Run it once:
 //
 //	go test ./kgstore/cayley -run '^$' -bench PutSample -benchtime 1x -kgstore.samples 200
 func BenchmarkPutSample(b *testing.B) {
@@ -30,8 +32,16 @@ func BenchmarkPutSample(b *testing.B) {
 	}
 	run := gen.Generate(gen.Bases(b), n, 1)
 	ctx := context.Background()
-	for _, backend := range []string{BBolt, LevelDB, MemStore} {
-		b.Run(backend, func(b *testing.B) {
+	for _, c := range []struct {
+		backend string
+		batch   bool // PutSample (one batch) rather than PutPrediction + PutVerdicts
+	}{{BBolt, false}, {BBolt, true}, {LevelDB, false}, {LevelDB, true}, {MemStore, false}, {MemStore, true}} {
+		backend := c.backend
+		name := backend + "/puts"
+		if c.batch {
+			name = backend + "/batch"
+		}
+		b.Run(name, func(b *testing.B) {
 			var pred, verd, cpu time.Duration
 			quads, size, wrote := 0, int64(0), int64(0)
 			for b.Loop() {
@@ -58,6 +68,14 @@ func BenchmarkPutSample(b *testing.B) {
 					key := kgstore.SampleKey{Run: "bench", TaskID: p.TaskID, Sample: p.SampleIdx}
 					v := run.Verdicts(i, key)
 					start := time.Now()
+					if c.batch {
+						if err := s.PutSample(ctx, key, *p, v); err != nil {
+							b.Fatal(err)
+						}
+						quads += s.deltas
+						pred += time.Since(start)
+						continue
+					}
 					if err := s.PutPrediction(ctx, key, *p); err != nil {
 						b.Fatal(err)
 					}

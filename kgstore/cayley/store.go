@@ -475,6 +475,35 @@ func (s *Store) PutPrediction(ctx context.Context, key kgstore.SampleKey, p kg.P
 	return nil
 }
 
+var _ kgstore.SampleWriter = (*Store)(nil)
+
+// PutSample implements kgstore.SampleWriter: the prediction and the
+// verdicts of key in one batch (one transaction, and one more only when an
+// earlier version is deleted, see replace).
+func (s *Store) PutSample(ctx context.Context, key kgstore.SampleKey, p kg.Prediction, v kgstore.Verdicts) error {
+	if v.Key != key {
+		return fmt.Errorf("kgstore/cayley: put sample %s: verdicts are for %s", keyString(key), keyString(v.Key))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.check(ctx)
+	if err == nil {
+		s.recent.drop(predLabel(key))
+		var oldP, oldV []quad.Quad
+		oldP, err = s.graphQuads(ctx, predLabel(key))
+		if err == nil {
+			oldV, err = s.subtree(ctx, verdictLabel(key.Run), verdictRoot(key))
+		}
+		if err == nil {
+			err = s.replace(ctx, append(oldP, oldV...), append(encodePrediction(key, p), encodeVerdicts(v)...))
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("kgstore/cayley: put sample %s: %w", keyString(key), err)
+	}
+	return nil
+}
+
 func keyString(k kgstore.SampleKey) string {
 	return fmt.Sprintf("run %q task %q sample %d", k.Run, k.TaskID, k.Sample)
 }
