@@ -25,12 +25,11 @@ func isHan(r rune) bool {
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 
-// tokens splits text into matching tokens: Latin words (lower case, Porter
+// normTokens splits text into matching tokens: Latin words (lower case, Porter
 // stemmed, stopwords dropped), digit runs, and CJK bigrams (a lone CJK
 // character is kept as a unigram). The result is sorted and distinct.
-func tokens(s string) []string { return normTokens(kg.Normalize(s)) }
-
-// normTokens is tokens of a string already in kg.Normalize form.
+//
+// normTokens takes the string in kg.Normalize form (text.norm).
 func normTokens(n string) []string {
 	var out []string
 	var word []rune
