@@ -8,8 +8,13 @@ import (
 	"github.com/kgjudge/kgjudge/internal/gen"
 )
 
-// benchSamples is how many generated samples one op of the per-stage
-// benchmarks covers: two of each fixture's shape.
+// benchSamples is how many generated samples one op of
+// BenchmarkOfflineJudgeSample covers: the first 22 of a run (tasks of 6 of
+// the 11 fixtures' shapes; GT 195 triples on average against 280 for a
+// whole run), the set the issue-10 speed-ups were measured on before and
+// after. Per-sample figures of a whole run come from
+// BenchmarkOfflineJudgeRun (and internal/e2e's stage benchmarks, whose set
+// has every fixture's shape).
 const benchSamples = 22
 
 // BenchmarkOfflineJudgeSample judges benchSamples generated samples

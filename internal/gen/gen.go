@@ -48,15 +48,29 @@ func Bases(tb testing.TB) []Base {
 	return out
 }
 
-// Run is a generated scoring run: tasks, and SamplesPerTask predictions of
-// each (Preds[i] is a sample of Tasks[i/SamplesPerTask]).
+// Run is a generated scoring run: tasks, and up to SamplesPerTask
+// predictions of each (Preds[i] is a sample of Tasks[TaskOf[i]]).
 type Run struct {
-	Tasks []kg.Task
-	Preds []kg.Prediction
+	Tasks  []kg.Task
+	Preds  []kg.Prediction
+	TaskOf []int
 }
 
 // Task returns the task of prediction i.
-func (r *Run) Task(i int) *kg.Task { return &r.Tasks[i/SamplesPerTask] }
+func (r *Run) Task(i int) *kg.Task { return &r.Tasks[r.TaskOf[i]] }
+
+// FirstSamples keeps the first prediction of each task: a small set that
+// still has every fixture's shape (task t is drawn from fixture t mod 11).
+func (r *Run) FirstSamples() *Run {
+	out := &Run{Tasks: r.Tasks}
+	for i, p := range r.Preds {
+		if p.SampleIdx == 0 {
+			out.Preds = append(out.Preds, p)
+			out.TaskOf = append(out.TaskOf, r.TaskOf[i])
+		}
+	}
+	return out
+}
 
 // Generate builds n samples (ceil(n/SamplesPerTask) tasks) from bases with
 // seed. The same bases and seed give the same run.
@@ -83,6 +97,7 @@ func Generate(bases []Base, n int, seed uint64) *Run {
 		}
 		b, other := ti%len(bases), r.IntN(len(bases))
 		run.Preds = append(run.Preds, genPred(r, &run.Tasks[ti], ren, i%SamplesPerTask, &bases[b], &bases[other]))
+		run.TaskOf = append(run.TaskOf, ti)
 	}
 	return run
 }

@@ -27,6 +27,9 @@ func TestGenerateShapes(t *testing.T) {
 		}
 		langs[task.Language]++
 	}
+	if first := run.FirstSamples(); len(first.Preds) != len(run.Tasks) || first.Task(5).ID != run.Tasks[5].ID {
+		t.Errorf("FirstSamples: %d preds for %d tasks", len(first.Preds), len(run.Tasks))
+	}
 	if langs["en"] == 0 || langs["zh"] == 0 {
 		t.Errorf("languages %v: want English and Chinese", langs)
 	}
