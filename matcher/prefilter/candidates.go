@@ -412,7 +412,7 @@ func (s *sample) matchEntity(e, x *text) match {
 			up(0.35+0.4*math.Sqrt(float64(utf8.RuneCountInString(v))/le), "partial")
 		}
 	}
-	se, sx := s.idf.sum(e.toks), s.idf.sum(x.toks)
+	se, sx := s.tokSum(e), s.tokSum(x)
 	if se > 0 && sx > 0 {
 		sh := s.idf.shared(e.toks, x.toks)
 		if sh > 0 {
@@ -630,7 +630,7 @@ func (s *sample) relMatch(r, pr *text) float64 {
 	case intersects(r.concepts, pr.concepts):
 		return 1
 	}
-	sr, sp := s.idf.sum(r.toks), s.idf.sum(pr.toks)
+	sr, sp := s.tokSum(r), s.tokSum(pr)
 	if sr == 0 || sp == 0 {
 		return 0
 	}

@@ -131,7 +131,7 @@ func (s *sample) aliasText(name string) *text {
 // (lower case, not stemmed: "France" is no typo of "Francis"), one edit
 // allowed from six letters, two from ten.
 func (s *sample) fuzzyMatch(e, x *text) match {
-	se, sx := s.idf.sum(e.toks), s.idf.sum(x.toks)
+	se, sx := s.tokSum(e), s.tokSum(x)
 	if se == 0 || sx == 0 {
 		return match{}
 	}

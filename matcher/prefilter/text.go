@@ -159,6 +159,9 @@ type text struct {
 	// bridge: whether the string, as a relation, is a bridge (isBridge);
 	// 0 not yet known, 1 no, 2 yes.
 	bridge int8
+	// wsum is the IDF mass of toks (see sample.tokSum), once hasSum.
+	wsum   float64
+	hasSum bool
 	// acro: the initials of a Latin name of two or more content words
 	// ("Special Drawing Rights" -> "sdr"); caps: the all-capital Latin
 	// words of the string, lower-cased ("人民币纳入SDR" -> "sdr"). An
@@ -201,11 +204,13 @@ func hasHan(s string) bool {
 type idf struct {
 	df map[string]int
 	n  int
+	w  map[string]float64 // weights asked for since the last add
 }
 
 func newIDF() *idf { return &idf{df: map[string]int{}} }
 
 func (d *idf) add(toks []string) {
+	d.w = nil
 	d.n++
 	for _, t := range toks {
 		d.df[t]++
@@ -213,7 +218,25 @@ func (d *idf) add(toks []string) {
 }
 
 func (d *idf) weight(t string) float64 {
-	return math.Log(1 + float64(d.n+1)/float64(d.df[t]+1))
+	if w, ok := d.w[t]; ok {
+		return w
+	}
+	if d.w == nil {
+		d.w = map[string]float64{}
+	}
+	w := math.Log(1 + float64(d.n+1)/float64(d.df[t]+1))
+	d.w[t] = w
+	return w
+}
+
+// tokSum is s.idf.sum(t.toks), kept on the text: the IDF is complete once
+// the sample is built, and the ranker asks for the same texts' mass for
+// every pair it scores.
+func (s *sample) tokSum(t *text) float64 {
+	if !t.hasSum {
+		t.wsum, t.hasSum = s.idf.sum(t.toks), true
+	}
+	return t.wsum
 }
 
 func (d *idf) sum(toks []string) float64 {
