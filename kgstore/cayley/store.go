@@ -132,7 +132,14 @@ func openBackend(name, path string) (*Store, error) {
 			return nil, fmt.Errorf("kgstore/cayley: init %s store %s: %w", name, path, err)
 		}
 	}
-	qs, err := graph.NewQuadStore(name, path, nil)
+	// Cayley's kv quadstore keeps bloom filters of quads and nodes sized
+	// for 100 million entries: about 300 MB of heap from the first write,
+	// whatever the store holds, and a scan of the whole log on every open
+	// to fill them. Without them an add checks the quad index instead:
+	// on BenchmarkPutSample (bbolt, 60 generated samples) 0.0475 against
+	// 0.0450 CPU s per sample, the same bytes written. (memstore ignores
+	// the option.)
+	qs, err := graph.NewQuadStore(name, path, graph.Options{cayleykvNoBloom: true})
 	if err != nil {
 		return nil, fmt.Errorf("kgstore/cayley: open %s store %s: %w", name, path, err)
 	}
