@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	porterstemmer "github.com/blevesearch/go-porterstemmer"
 
@@ -23,12 +24,19 @@ var relationConceptsTSV string
 type Concepts struct {
 	terms map[string][]string // concept id -> terms as given
 	match []conceptTerm       // longest key first
+	// Where a term can start, so that Of tries only the terms that can
+	// occur in a text (its cost was the whole table per call): a
+	// whole-word term by its first word, a substring term by its first
+	// rune. Values are indices into match, ascending.
+	byWord map[string][]int32
+	byRune map[rune][]int32
 }
 
 type conceptTerm struct {
-	key string // matchForm of the term
-	han bool   // matched as a substring; otherwise as whole words
-	ids []string
+	key    string // matchForm of the term
+	han    bool   // matched as a substring; otherwise as whole words
+	needle string // what is searched for: key, or " key " for whole words
+	ids    []string
 }
 
 // BuiltinConcepts returns the table shipped in data/relation_concepts.tsv.
@@ -106,6 +114,42 @@ func (c *Concepts) compile() {
 		}
 		return a.key < b.key
 	})
+	c.byWord, c.byRune = map[string][]int32{}, map[rune][]int32{}
+	for i := range c.match {
+		ct := &c.match[i]
+		if ct.han {
+			ct.needle = ct.key
+			r, _ := utf8.DecodeRuneInString(ct.key)
+			c.byRune[r] = append(c.byRune[r], int32(i))
+			continue
+		}
+		ct.needle = " " + ct.key + " "
+		w, _, _ := strings.Cut(ct.key, " ")
+		c.byWord[w] = append(c.byWord[w], int32(i))
+	}
+}
+
+// candidates returns the indices (ascending) of the terms that can occur in
+// s (a padded match form, see Of): whole-word terms whose first word is a
+// word of s, substring terms whose first rune is in s. Every other term
+// has no occurrence, so trying only these finds what trying all finds.
+func (c *Concepts) candidates(s string) []int32 {
+	var out []int32
+	for _, w := range strings.Split(s, " ") {
+		out = append(out, c.byWord[w]...)
+	}
+	for _, r := range s {
+		out = append(out, c.byRune[r]...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	n := 0
+	for i, x := range out {
+		if i == 0 || x != out[i-1] {
+			out[n] = x
+			n++
+		}
+	}
+	return out[:n]
 }
 
 // Of returns the sorted concept ids that text names. Text and terms are
@@ -122,11 +166,9 @@ func (c *Concepts) Of(text string) []string {
 	s := " " + matchForm(text) + " "
 	used := make([]bool, len(s))
 	var ids []string
-	for _, ct := range c.match {
-		needle := ct.key
-		if !ct.han {
-			needle = " " + ct.key + " "
-		}
+	for _, ci := range c.candidates(s) {
+		ct := &c.match[ci]
+		needle := ct.needle
 		for from := 0; from < len(s); {
 			i := strings.Index(s[from:], needle)
 			if i < 0 {

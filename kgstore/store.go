@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"time"
 
@@ -141,6 +142,30 @@ type Store interface {
 	Neighbors(ctx context.Context, key SampleKey, name string) ([]Edge, error)
 
 	Close() error
+}
+
+// SampleWriter is a Store that writes one sample's prediction and its
+// verdicts together: one batch (one transaction where the backend has
+// them) instead of two. PutSample is idempotent like the Puts it stands
+// for; v.Key must be key.
+type SampleWriter interface {
+	PutSample(ctx context.Context, key SampleKey, p kg.Prediction, v Verdicts) error
+}
+
+// PutSample writes a sample's prediction and verdicts through st's
+// PutSample when it is a SampleWriter, else with PutPrediction then
+// PutVerdicts.
+func PutSample(ctx context.Context, st Store, key SampleKey, p kg.Prediction, v Verdicts) error {
+	if v.Key != key {
+		return fmt.Errorf("kgstore: put sample %+v: verdicts are for %+v", key, v.Key)
+	}
+	if w, ok := st.(SampleWriter); ok {
+		return w.PutSample(ctx, key, p, v)
+	}
+	if err := st.PutPrediction(ctx, key, p); err != nil {
+		return err
+	}
+	return st.PutVerdicts(ctx, v)
 }
 
 // SortKeys orders sample keys as Samples returns them: by run, task, then

@@ -31,6 +31,9 @@ const (
 	MemStore = "memstore"
 )
 
+// cayleykvNoBloom turns off the kv quadstore's bloom filters (see openBackend).
+const cayleykvNoBloom = cayleykv.OptNoBloom
+
 // DefaultBackend is what Open uses for a new store directory.
 const DefaultBackend = BBolt
 

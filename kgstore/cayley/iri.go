@@ -71,6 +71,13 @@ const (
 	pJudge     = quad.IRI("kg:judge")
 	pReason    = quad.IRI("kg:reason")
 	pSupport   = quad.IRI("kg:support")
+	// A prediction's triples as a record (see encodePrediction).
+	pTripleRecords = quad.IRI("kg:tripleRecords")
+	// A task's GT triples as a record (see encodeTask).
+	pGTTripleRecords = quad.IRI("kg:gtTripleRecords")
+	// A verdict set's passes as records (see encodeVerdicts).
+	pCoverageRecords = quad.IRI("kg:coverageRecords")
+	pValidityRecords = quad.IRI("kg:validityRecords")
 )
 
 // countPred names the predicate holding the length of the list pred.

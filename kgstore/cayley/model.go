@@ -1,8 +1,11 @@
 package cayley
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/cayleygraph/quad"
 
@@ -68,6 +71,12 @@ func (b *builder) triple(it quad.IRI, t kg.Triple) {
 }
 
 func encodeTask(t kg.Task) ([]quad.Quad, error) {
+	return encodeTaskForm(t, gtTriplesUTF8(t.Triples))
+}
+
+// encodeTaskForm writes a task with its triples as a record, or (records
+// false) with a triple node per triple, the model before the record.
+func encodeTaskForm(t kg.Task, records bool) ([]quad.Quad, error) {
 	root := gtLabel(t.ID)
 	b := &builder{label: root, root: root}
 	b.add(root, pType, tTask)
@@ -86,6 +95,18 @@ func encodeTask(t kg.Task) ([]quad.Quad, error) {
 			return nil, fmt.Errorf("triple %d: weight is NaN", i)
 		}
 	}
+	// The GT triples as one record plus their direct edges, as a
+	// prediction's (see encodePrediction), unless a string is not UTF-8.
+	if records {
+		if t.Triples != nil {
+			b.add(root, pGTTripleRecords, quad.String(gtTripleRecords(t.Triples)))
+		}
+		for _, tr := range t.Triples {
+			b.add(entityIRI(root, tr.Head), quad.String(tr.Relation), entityIRI(root, tr.Tail))
+		}
+		b.strings(root, pWarning, "warning", t.Warnings)
+		return b.quads, nil
+	}
 	b.list(root, pTriple, "triple", len(t.Triples), t.Triples == nil, func(i int, it quad.IRI) {
 		tr := t.Triples[i]
 		b.triple(it, tr.Triple)
@@ -101,15 +122,160 @@ func encodeTask(t kg.Task) ([]quad.Quad, error) {
 	return b.quads, nil
 }
 
+func gtTriplesUTF8(ts []kg.GTTriple) bool {
+	for _, t := range ts {
+		if !utf8.ValidString(t.Head) || !utf8.ValidString(t.Relation) || !utf8.ValidString(t.Tail) ||
+			!utf8.ValidString(t.HeadID) || !utf8.ValidString(t.TailID) || !utf8.ValidString(t.Kind) {
+			return false
+		}
+	}
+	return true
+}
+
+// gtRow is one GT triple in kg:gtTripleRecords. The weight is text so that
+// -0 survives (JSON's omitempty would drop it, and a float field would not
+// tell 0 from absent).
+type gtRow struct {
+	H  string `json:"h"`
+	R  string `json:"r"`
+	T  string `json:"t"`
+	HI string `json:"hi,omitempty"`
+	TI string `json:"ti,omitempty"`
+	W  string `json:"w,omitempty"`
+	S  int    `json:"s,omitempty"`
+	K  string `json:"k,omitempty"`
+}
+
+func gtTripleRecords(ts []kg.GTTriple) string {
+	rows := make([]gtRow, len(ts))
+	for i, t := range ts {
+		rows[i] = gtRow{H: t.Head, R: t.Relation, T: t.Tail, HI: t.HeadID, TI: t.TailID, S: t.Stage, K: t.Kind}
+		if t.Weight != 0 || math.Signbit(t.Weight) {
+			rows[i].W = strconv.FormatFloat(t.Weight, 'g', -1, 64)
+		}
+	}
+	js, err := json.Marshal(rows)
+	if err != nil {
+		panic(err) // strings and ints always encode
+	}
+	return string(js)
+}
+
+func decodeGTTripleRecords(root quad.Value, rec quad.Value) ([]kg.GTTriple, error) {
+	s, ok := rec.(quad.String)
+	if !ok {
+		return nil, fmt.Errorf("%v %v: want a string, got %T", root, pGTTripleRecords, rec)
+	}
+	var rows []gtRow
+	if err := json.Unmarshal([]byte(s), &rows); err != nil {
+		return nil, fmt.Errorf("%v %v: %w", root, pGTTripleRecords, err)
+	}
+	out := make([]kg.GTTriple, len(rows))
+	for i, r := range rows {
+		out[i] = kg.GTTriple{Triple: kg.Triple{Head: r.H, Relation: r.R, Tail: r.T}, HeadID: r.HI, TailID: r.TI, Stage: r.S, Kind: r.K}
+		if r.W != "" {
+			w, err := strconv.ParseFloat(r.W, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%v %v: triple %d: weight %q: %w", root, pGTTripleRecords, i, r.W, err)
+			}
+			out[i].Weight = w
+		}
+	}
+	return out, nil
+}
+
 func (b *builder) key(root quad.IRI, k kgstore.SampleKey) {
 	b.add(root, pRun, quad.String(k.Run))
 	b.add(root, pKeyTask, quad.String(k.TaskID))
 	b.add(root, pKeySample, quad.Int(k.Sample))
 }
 
+// encodePrediction writes a predicted graph: its metadata on the root, its
+// triples in order as one record (kg:tripleRecords, a JSON array of
+// [head, relation, tail]; absent for nil triples), and every triple as a
+// direct entity-to-entity edge, so that the graph is still walked entity
+// to entity. A triple node per triple (index, head, relation, tail and the
+// list link: five quads more per triple) made a sample's writes and its
+// memstore footprint five times larger, and was only read back whole or
+// by Neighbors, which the record serves. A prediction with a string that
+// is not valid UTF-8 keeps the node form (JSON would alter it); reads
+// take both forms, so stores written before the record still read.
 func encodePrediction(k kgstore.SampleKey, p kg.Prediction) []quad.Quad {
+	if !triplesUTF8(p.Triples) {
+		return encodePredictionNodes(k, p)
+	}
 	root := predLabel(k)
 	b := &builder{label: root, root: root}
+	b.predictionMeta(root, k, p)
+	if p.Triples != nil {
+		b.add(root, pTripleRecords, quad.String(tripleRecords(p.Triples)))
+	}
+	for _, t := range p.Triples {
+		b.add(entityIRI(root, t.Head), quad.String(t.Relation), entityIRI(root, t.Tail))
+	}
+	return b.quads
+}
+
+func triplesUTF8(ts []kg.Triple) bool {
+	for _, t := range ts {
+		if !utf8.ValidString(t.Head) || !utf8.ValidString(t.Relation) || !utf8.ValidString(t.Tail) {
+			return false
+		}
+	}
+	return true
+}
+
+func tripleRecords(ts []kg.Triple) string {
+	rows := make([][3]string, len(ts))
+	for i, t := range ts {
+		rows[i] = [3]string{t.Head, t.Relation, t.Tail}
+	}
+	js, err := json.Marshal(rows)
+	if err != nil {
+		panic(err) // strings always encode
+	}
+	return string(js)
+}
+
+// decodeTripleRecords reads kg:tripleRecords back.
+func decodeTripleRecords(root quad.Value, rec quad.Value) ([]kg.Triple, error) {
+	s, ok := rec.(quad.String)
+	if !ok {
+		return nil, fmt.Errorf("%v %v: want a string, got %T", root, pTripleRecords, rec)
+	}
+	var rows [][3]string
+	if err := json.Unmarshal([]byte(s), &rows); err != nil {
+		return nil, fmt.Errorf("%v %v: %w", root, pTripleRecords, err)
+	}
+	out := make([]kg.Triple, len(rows))
+	for i, r := range rows {
+		out[i] = kg.Triple{Head: r[0], Relation: r[1], Tail: r[2]}
+	}
+	return out, nil
+}
+
+// recordEdges are the direct edges encodePrediction writes for triples.
+func recordEdges(label quad.IRI, ts []kg.Triple) []quad.Quad {
+	out := make([]quad.Quad, len(ts))
+	for i, t := range ts {
+		out[i] = quad.Quad{Subject: entityIRI(label, t.Head), Predicate: quad.String(t.Relation), Object: entityIRI(label, t.Tail), Label: label}
+	}
+	return out
+}
+
+// encodePredictionNodes writes a predicted graph with a triple node per
+// triple (the model before the record).
+func encodePredictionNodes(k kgstore.SampleKey, p kg.Prediction) []quad.Quad {
+	root := predLabel(k)
+	b := &builder{label: root, root: root}
+	b.predictionMeta(root, k, p)
+	b.list(root, pTriple, "triple", len(p.Triples), p.Triples == nil, func(i int, it quad.IRI) {
+		b.triple(it, p.Triples[i])
+	})
+	return b.quads
+}
+
+func (b *builder) predictionMeta(root quad.IRI, k kgstore.SampleKey, p kg.Prediction) {
 	b.add(root, pType, tPrediction)
 	b.key(root, k)
 	b.str(root, pQID, p.QID)
@@ -124,13 +290,58 @@ func encodePrediction(k kgstore.SampleKey, p kg.Prediction) []quad.Quad {
 	b.num(root, pParseSkipped, r.Skipped)
 	b.num(root, pParseMisaligned, r.Misaligned)
 	b.strings(root, pNote, "note", r.Notes)
-	b.list(root, pTriple, "triple", len(p.Triples), p.Triples == nil, func(i int, it quad.IRI) {
-		b.triple(it, p.Triples[i])
-	})
+}
+
+// encodeVerdicts writes a verdict set as records: each pass (coverage,
+// validity) is one JSON array on the set's root, kg:coverageRecords and
+// kg:validityRecords (absent for a nil list). A sample's verdicts as
+// graph structure (an item node per verdict with its fields and supports)
+// were about 5,000 quads, two thirds of a sample's writes and of its store
+// space, and nothing walks them as a graph: they are read back whole, by
+// key (the Neo4j export holds the queryable verdict graph). Strings that
+// are not valid UTF-8 would not survive JSON, so such a set is written as
+// graph structure (encodeVerdictNodes), which decodeVerdicts also reads,
+// as it reads stores written before the records.
+func encodeVerdicts(v kgstore.Verdicts) []quad.Quad {
+	if !verdictsUTF8(v) {
+		return encodeVerdictNodes(v)
+	}
+	root := verdictRoot(v.Key)
+	b := &builder{label: verdictLabel(v.Key.Run), root: root}
+	b.add(root, pType, tVerdictSet)
+	b.key(root, v.Key)
+	records := func(p quad.IRI, list any, isNil bool) {
+		if isNil {
+			return
+		}
+		js, err := json.Marshal(list)
+		if err != nil {
+			panic(err) // plain structs of strings and ints always encode
+		}
+		b.add(root, p, quad.String(js))
+	}
+	records(pCoverageRecords, v.Coverage, v.Coverage == nil)
+	records(pValidityRecords, v.Validity, v.Validity == nil)
 	return b.quads
 }
 
-func encodeVerdicts(v kgstore.Verdicts) []quad.Quad {
+func verdictsUTF8(v kgstore.Verdicts) bool {
+	for _, c := range v.Coverage {
+		if !utf8.ValidString(string(c.State)) || !utf8.ValidString(string(c.Kind)) || !utf8.ValidString(c.Judge) || !utf8.ValidString(c.Reason) {
+			return false
+		}
+	}
+	for _, c := range v.Validity {
+		if !utf8.ValidString(string(c.State)) || !utf8.ValidString(c.Judge) || !utf8.ValidString(c.Reason) {
+			return false
+		}
+	}
+	return true
+}
+
+// encodeVerdictNodes writes a verdict set as graph structure: an item node
+// per verdict with its fields and supports (the model before records).
+func encodeVerdictNodes(v kgstore.Verdicts) []quad.Quad {
 	root := verdictRoot(v.Key)
 	b := &builder{label: verdictLabel(v.Key.Run), root: root}
 	b.add(root, pType, tVerdictSet)
@@ -340,6 +551,13 @@ func decodeTask(g *view, root quad.IRI) (kg.Task, error) {
 			return t, err
 		}
 	}
+	if rec := g.one(root, pGTTripleRecords); rec != nil {
+		if t.Triples, err = decodeGTTripleRecords(root, rec); err != nil {
+			return t, err
+		}
+		t.Warnings, err = g.strings(root, pWarning)
+		return t, err
+	}
 	triples, err := g.list(root, pTriple)
 	if err != nil {
 		return t, err
@@ -403,6 +621,10 @@ func decodePrediction(g *view, root quad.IRI) (kg.Prediction, error) {
 	if r.Notes, err = g.strings(root, pNote); err != nil {
 		return p, err
 	}
+	if rec := g.one(root, pTripleRecords); rec != nil {
+		p.Triples, err = decodeTripleRecords(root, rec)
+		return p, err
+	}
 	items, err := g.list(root, pTriple)
 	if err != nil {
 		return p, err
@@ -426,6 +648,13 @@ func decodeVerdicts(g *view, root quad.IRI) (kgstore.Verdicts, error) {
 	var err error
 	if v.Key, err = decodeKey(g, root); err != nil {
 		return v, err
+	}
+	cr, vr := g.one(root, pCoverageRecords), g.one(root, pValidityRecords)
+	if cr != nil || vr != nil {
+		if err := decodeRecords(root, pCoverageRecords, cr, &v.Coverage); err != nil {
+			return v, err
+		}
+		return v, decodeRecords(root, pValidityRecords, vr, &v.Validity)
 	}
 	cov, err := g.list(root, pCoverage)
 	if err != nil {
@@ -470,6 +699,21 @@ func decodeVerdicts(g *view, root quad.IRI) (kgstore.Verdicts, error) {
 		}
 	}
 	return v, nil
+}
+
+// decodeRecords reads one pass written by encodeVerdicts (nil: absent).
+func decodeRecords(root quad.Value, p quad.IRI, rec quad.Value, out any) error {
+	if rec == nil {
+		return nil
+	}
+	s, ok := rec.(quad.String)
+	if !ok {
+		return fmt.Errorf("%v %v: want a string, got %T", root, p, rec)
+	}
+	if err := json.Unmarshal([]byte(s), out); err != nil {
+		return fmt.Errorf("%v %v: %w", root, p, err)
+	}
+	return nil
 }
 
 // directEdges derives the direct entity-to-entity edges that the triple

@@ -110,16 +110,14 @@ func TestQuadModel(t *testing.T) {
 			{Subject: quad.IRI(string(label) + "#entity/Marie%20Curie"), Predicate: quad.String("born in"), Object: quad.IRI(string(label) + "#entity/Warsaw"), Label: label},
 			{Subject: label, Predicate: pType, Object: tPrediction, Label: label},
 			{Subject: label, Predicate: pRun, Object: quad.String("run/b"), Label: label},
-			{Subject: label, Predicate: pTriple, Object: quad.IRI(string(label) + "#triple/1"), Label: label},
-			{Subject: quad.IRI(string(label) + "#triple/1"), Predicate: pIndex, Object: quad.Int(1), Label: label},
-			{Subject: quad.IRI(string(label) + "#triple/1"), Predicate: pHead, Object: quad.IRI(string(label) + "#entity/Marie%20Curie"), Label: label},
-			{Subject: quad.IRI(string(label) + "#triple/1"), Predicate: pRelation, Object: quad.String("born in"), Label: label},
+			// The triples, in order and with repeats, as one record.
+			{Subject: label, Predicate: pTripleRecords, Object: quad.String(`[["Marie Curie","born in","Warsaw"],["Marie Curie","born in","Warsaw"]]`), Label: label},
 		} {
 			if !have[q] {
 				t.Errorf("missing quad %v", q)
 			}
 		}
-		// Two identical triples: two triple nodes, one stored direct edge.
+		// Two identical triples: two records, one stored direct edge.
 		var direct []quad.Quad
 		err = s.scan(ctx, s.resolver(), quad.Subject, entityIRI(label, "Marie Curie"), func(q quad.Quad) error {
 			direct = append(direct, q)

@@ -40,8 +40,61 @@ type Store struct {
 	deltas int
 	// file is the bbolt file, whose reads may panic on a damaged file (see
 	// guard); empty for other backends.
-	file string // lock is the store directory's lock (nil in memory), held until Close.
+	file string
+	// lock is the store directory's lock (nil in memory), held until Close.
 	lock *lock.Lock
+	// recent keeps the decoded triples of the last few predictions
+	// Neighbors read: the prefilter asks for the neighbours of hundreds of
+	// entities of one sample in a row, and each would decode its record.
+	recent recentTriples
+}
+
+// recentTriples is a small cache of decoded prediction records, by label,
+// oldest dropped first. Its size bounds it: it never grows with a run.
+type recentTriples struct {
+	mu    sync.Mutex
+	order []quad.IRI
+	m     map[quad.IRI][]kg.Triple
+}
+
+const recentSize = 8
+
+func (c *recentTriples) get(label quad.IRI) ([]kg.Triple, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ts, ok := c.m[label]
+	return ts, ok
+}
+
+func (c *recentTriples) put(label quad.IRI, ts []kg.Triple) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[quad.IRI][]kg.Triple{}
+	}
+	if _, ok := c.m[label]; !ok {
+		if len(c.order) == recentSize {
+			delete(c.m, c.order[0])
+			c.order = c.order[1:]
+		}
+		c.order = append(c.order, label)
+	}
+	c.m[label] = ts
+}
+
+func (c *recentTriples) drop(label quad.IRI) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[label]; !ok {
+		return
+	}
+	delete(c.m, label)
+	for i, l := range c.order {
+		if l == label {
+			c.order = append(c.order[:i:i], c.order[i+1:]...)
+			break
+		}
+	}
 }
 
 // Open opens (creating if needed) the store at path: Memory for an
@@ -109,7 +162,7 @@ func openBackend(name, path string) (*Store, error) {
 	var qs graph.QuadStore
 	err := open(func() error {
 		var err error
-		qs, err = graph.NewQuadStore(name, path, nil)
+		qs, err = graph.NewQuadStore(name, path, graph.Options{cayleykvNoBloom: true})
 		return err
 	})
 	if errors.Is(err, kgstore.ErrDamaged) {
@@ -297,6 +350,29 @@ func (s *Store) graphQuads(ctx context.Context, label quad.IRI) ([]quad.Quad, er
 	if err != nil {
 		return nil, err
 	}
+	for _, q := range quads {
+		if q.Subject != label {
+			continue
+		}
+		switch q.Predicate {
+		case pTripleRecords:
+			ts, err := decodeTripleRecords(label, q.Object)
+			if err != nil {
+				return nil, err
+			}
+			return append(quads, recordEdges(label, ts)...), nil
+		case pGTTripleRecords:
+			gts, err := decodeGTTripleRecords(label, q.Object)
+			if err != nil {
+				return nil, err
+			}
+			ts := make([]kg.Triple, len(gts))
+			for i, g := range gts {
+				ts[i] = g.Triple
+			}
+			return append(quads, recordEdges(label, ts)...), nil
+		}
+	}
 	return append(quads, directEdges(label, quads)...), nil
 }
 
@@ -432,6 +508,7 @@ func (s *Store) PutPrediction(ctx context.Context, key kgstore.SampleKey, p kg.P
 	defer s.mu.Unlock()
 	err := s.check(ctx)
 	if err == nil {
+		s.recent.drop(predLabel(key))
 		var old []quad.Quad
 		old, err = s.graphQuads(ctx, predLabel(key))
 		if err == nil {
@@ -440,6 +517,35 @@ func (s *Store) PutPrediction(ctx context.Context, key kgstore.SampleKey, p kg.P
 	}
 	if err != nil {
 		return fmt.Errorf("kgstore/cayley: put prediction %s: %w", keyString(key), err)
+	}
+	return nil
+}
+
+var _ kgstore.SampleWriter = (*Store)(nil)
+
+// PutSample implements kgstore.SampleWriter: the prediction and the
+// verdicts of key in one batch (one transaction, and one more only when an
+// earlier version is deleted, see replace).
+func (s *Store) PutSample(ctx context.Context, key kgstore.SampleKey, p kg.Prediction, v kgstore.Verdicts) error {
+	if v.Key != key {
+		return fmt.Errorf("kgstore/cayley: put sample %s: verdicts are for %s", keyString(key), keyString(v.Key))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.check(ctx)
+	if err == nil {
+		s.recent.drop(predLabel(key))
+		var oldP, oldV []quad.Quad
+		oldP, err = s.graphQuads(ctx, predLabel(key))
+		if err == nil {
+			oldV, err = s.subtree(ctx, verdictLabel(key.Run), verdictRoot(key))
+		}
+		if err == nil {
+			err = s.replace(ctx, append(oldP, oldV...), append(encodePrediction(key, p), encodeVerdicts(v)...))
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("kgstore/cayley: put sample %s: %w", keyString(key), err)
 	}
 	return nil
 }
@@ -608,6 +714,55 @@ func (s *Store) neighbors(ctx context.Context, key kgstore.SampleKey, name strin
 		return nil, err
 	}
 	label := predLabel(key)
+	ts, ok, err := s.recordTriples(ctx, label)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		edges := []kgstore.Edge{}
+		for i, t := range ts {
+			if t.Head == name || t.Tail == name {
+				edges = append(edges, kgstore.Edge{Index: i, Triple: t})
+			}
+		}
+		return edges, nil
+	}
+	return s.nodeNeighbors(ctx, label, name)
+}
+
+// recordTriples returns the triples of the prediction at label when they
+// are stored as a record (ok), from the recent cache or the root's quads;
+// ErrNotFound when there is no such prediction.
+func (s *Store) recordTriples(ctx context.Context, label quad.IRI) (ts []kg.Triple, ok bool, err error) {
+	if ts, ok := s.recent.get(label); ok {
+		return ts, true, nil
+	}
+	found := false
+	var rec quad.Value
+	err = s.scan(ctx, s.resolver(), quad.Subject, label, func(q quad.Quad) error {
+		found = true
+		if q.Predicate == pTripleRecords {
+			rec = q.Object
+		}
+		return nil
+	}, filter{quad.Label, label})
+	switch {
+	case err != nil:
+		return nil, false, err
+	case !found:
+		return nil, false, kgstore.ErrNotFound
+	case rec == nil:
+		return nil, false, nil // triple nodes (or no triples)
+	}
+	if ts, err = decodeTripleRecords(label, rec); err != nil {
+		return nil, false, err
+	}
+	s.recent.put(label, ts)
+	return ts, true, nil
+}
+
+// nodeNeighbors serves Neighbors for a prediction stored with triple nodes.
+func (s *Store) nodeNeighbors(ctx context.Context, label quad.IRI, name string) ([]kgstore.Edge, error) {
 	r := s.resolver()
 	ref, err := r.ref(label)
 	if err != nil {

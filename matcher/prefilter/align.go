@@ -148,7 +148,7 @@ func (s *sample) sameValue(o, v *text) bool {
 	if o.key == v.key || intersects(o.variants, v.variants) || len(o.key) >= 4 && strings.Contains(v.key, o.key) {
 		return s.hasRare(o.toks)
 	}
-	so := s.idf.sum(o.toks)
+	so := s.tokSum(o)
 	if so == 0 {
 		return false
 	}
@@ -192,6 +192,6 @@ func (s *sample) relAgrees(r *text, i int) bool {
 	if s.relMatch(r, s.texts[s.pred.Triples[i].Relation]) > 0 {
 		return true
 	}
-	sr := s.idf.sum(r.toks)
+	sr := s.tokSum(r)
 	return sr > 0 && s.idf.shared(r.toks, s.predTriTok[i]) >= 0.3*sr
 }

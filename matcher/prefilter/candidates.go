@@ -152,6 +152,7 @@ type sample struct {
 	byCaps, byAcro map[string][]int
 	byHanHead      map[rune][]int
 	predTriTok     [][]string // tokens of each predicted triple (with concepts)
+	predKey        []string   // kg.Triple.Key of each predicted triple
 	triByToken     map[string][]int
 	nb             *neighborCache
 	entMatch       map[string]map[string]match // GT entity -> pred entity -> match
@@ -298,15 +299,9 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 		all = append(all, h.toks...)
 		all = append(all, r.toks...)
 		all = append(all, t.toks...)
-		for _, c := range r.concepts {
-			all = append(all, "@"+c)
-		}
-		for _, c := range h.concepts {
-			all = append(all, "@"+c)
-		}
-		for _, c := range t.concepts {
-			all = append(all, "@"+c)
-		}
+		all = append(all, r.ctoks...)
+		all = append(all, h.ctoks...)
+		all = append(all, t.ctoks...)
 		sort.Strings(all)
 		return dedup(all)
 	}
@@ -321,8 +316,10 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 	seenEnt := map[string]bool{}
 	var rels []string
 	s.predTriTok = make([][]string, len(pred.Triples))
+	s.predKey = make([]string, len(pred.Triples))
 	for i, t := range pred.Triples {
 		h, r, tl := add(t.Head), add(t.Relation), add(t.Tail)
+		s.predKey[i] = tripleKey(h, r, tl)
 		if r.s != "" && !seenEnt["\x00"+r.s] {
 			seenEnt["\x00"+r.s] = true
 			rels = append(rels, r.s)
@@ -347,8 +344,8 @@ func newSample(ctx context.Context, task *kg.Task, pred *kg.Prediction, o Option
 				s.byVariant[v] = append(s.byVariant[v], id)
 			}
 			s.indexLoose(e, id)
-			for _, c := range e.concepts {
-				s.byToken["@"+c] = append(s.byToken["@"+c], id)
+			for _, c := range e.ctoks {
+				s.byToken[c] = append(s.byToken[c], id)
 			}
 			for _, c := range e.caps {
 				s.byCaps[c] = append(s.byCaps[c], id)
@@ -436,7 +433,7 @@ func (s *sample) matchEntity(e, x *text) match {
 			up(0.35+0.4*math.Sqrt(float64(utf8.RuneCountInString(v))/le), "partial")
 		}
 	}
-	se, sx := s.idf.sum(e.toks), s.idf.sum(x.toks)
+	se, sx := s.tokSum(e), s.tokSum(x)
 	if se > 0 && sx > 0 {
 		sh := s.idf.shared(e.toks, x.toks)
 		if sh > 0 {
@@ -527,8 +524,8 @@ func (s *sample) entities(ctx context.Context, name string) (map[string]match, e
 			cand[id] = true
 		}
 	}
-	for _, c := range e.concepts {
-		for _, id := range s.byToken["@"+c] {
+	for _, c := range e.ctoks {
+		for _, id := range s.byToken[c] {
 			cand[id] = true
 		}
 	}
@@ -658,7 +655,7 @@ func (s *sample) relMatch(r, pr *text) float64 {
 		intersects(r.loose, pr.loose) || contains(r.loose, pr.key) || contains(pr.loose, r.key):
 		return 0.9
 	}
-	sr, sp := s.idf.sum(r.toks), s.idf.sum(pr.toks)
+	sr, sp := s.tokSum(r), s.tokSum(pr)
 	if sr == 0 || sp == 0 {
 		return 0
 	}
@@ -695,9 +692,7 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 	gtoks = append(gtoks, r.toks...)
 	gtoks = append(gtoks, t.toks...)
 	for _, x := range []*text{h, r, t} {
-		for _, c := range x.concepts {
-			gtoks = append(gtoks, "@"+c)
-		}
+		gtoks = append(gtoks, x.ctoks...)
 	}
 	sort.Strings(gtoks)
 	gtoks = dedup(gtoks)

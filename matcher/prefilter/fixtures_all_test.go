@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kgjudge/kgjudge/internal/fixtures"
+	"github.com/kgjudge/kgjudge/kg"
 )
 
 // Targets over all 11 recorded fixtures (issue 11): evidence kept any /
@@ -27,8 +28,8 @@ func indexEcho(f fixture, gi, pi int) bool {
 		return false
 	}
 	g, p := f.task.Triples[gi].Triple, f.pred.Triples[pi]
-	gt := tokens(g.Head + " " + g.Relation + " " + g.Tail)
-	pt := tokens(p.Head + " " + p.Relation + " " + p.Tail)
+	gt := normTokens(kg.Normalize(g.Head + " " + g.Relation + " " + g.Tail))
+	pt := normTokens(kg.Normalize(p.Head + " " + p.Relation + " " + p.Tail))
 	return !intersects(gt, pt)
 }
 

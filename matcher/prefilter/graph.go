@@ -84,14 +84,25 @@ var bridgeWordsEn = []string{"alias", "also known as", "aka", "abbreviation", "a
 var bridgeWordsZh = []string{"别名", "简称", "全称", "英文名", "中文名", "英文标题", "中文标题", "名称", "又称", "原名", "译名", "标题",
 	"属于", "隶属", "所属", "下属", "旗下", "包含", "包括", "组成", "成员", "位于", "类型", "类别", "年份", "时期", "届", "期间", "年度"}
 
-// isBridge classifies a predicted relation as a bridge.
+// isBridge classifies a predicted relation as a bridge (kept on the text:
+// graph expansion asks it of the same relations again and again).
 func isBridge(rel *text) bool {
+	if rel.bridge == 0 {
+		rel.bridge = 1
+		if bridgeOf(rel) {
+			rel.bridge = 2
+		}
+	}
+	return rel.bridge == 2
+}
+
+func bridgeOf(rel *text) bool {
 	for _, c := range rel.concepts {
 		if bridgeConcepts[c] {
 			return true
 		}
 	}
-	low := " " + strings.ToLower(kg.Normalize(rel.s)) + " "
+	low := " " + strings.ToLower(rel.norm) + " "
 	for _, w := range bridgeWordsEn {
 		if strings.Contains(low, " "+w+" ") {
 			return true

@@ -11,7 +11,6 @@ import (
 	porterstemmer "github.com/blevesearch/go-porterstemmer"
 
 	"github.com/kgjudge/kgjudge/alias"
-	"github.com/kgjudge/kgjudge/kg"
 )
 
 // The Bleve stage. Per sample, the predicted graph's entities and relations
@@ -135,13 +134,13 @@ func (s *sample) aliasText(name string) *text {
 // (lower case, not stemmed: "France" is no typo of "Francis"), one edit
 // allowed from six letters, two from ten.
 func (s *sample) fuzzyMatch(e, x *text) match {
-	se, sx := s.idf.sum(e.toks), s.idf.sum(x.toks)
+	se, sx := s.tokSum(e), s.tokSum(x)
 	if se == 0 || sx == 0 {
 		return match{}
 	}
-	xw := latinWords(x.s)
+	xw := latinWords(x.norm)
 	sh, typo := 0.0, false
-	for _, a := range latinWords(e.s) {
+	for _, a := range latinWords(e.norm) {
 		for _, b := range xw {
 			if a == b {
 				sh += s.idf.weight(stem(a))
@@ -163,11 +162,11 @@ func (s *sample) fuzzyMatch(e, x *text) match {
 	return match{round3(bleveFuzzyDecay * 0.8 * (dice + rec) / 2), "fuzzy"}
 }
 
-// latinWords returns the lower-cased words of Latin letters of s (two
-// letters or more, stopwords dropped), in order.
-func latinWords(s string) []string {
+// latinWords returns the lower-cased words of Latin letters of n (a string
+// in kg.Normalize form; two letters or more, stopwords dropped), in order.
+func latinWords(n string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(kg.Normalize(s), func(r rune) bool { return !unicode.IsLetter(r) || isHan(r) }) {
+	for _, w := range strings.FieldsFunc(n, func(r rune) bool { return !unicode.IsLetter(r) || isHan(r) }) {
 		if utf8.RuneCountInString(w) >= 2 && !stopwords[w] {
 			out = append(out, w)
 		}

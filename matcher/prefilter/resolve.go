@@ -11,12 +11,12 @@ import (
 // relation of the same concept (or the same key). Everything else is left
 // for a judge. Support lists every such predicted triple.
 func (s *sample) resolve(gt kg.Triple, ranked []Candidate) *Resolution {
-	key := gt.Key()
 	h, r, t := s.text(gt.Head), s.text(gt.Relation), s.text(gt.Tail)
+	key := tripleKey(h, r, t)
 	var exact, equiv []int
 	for _, c := range ranked {
 		p := s.pred.Triples[c.Index]
-		if p.Key() == key {
+		if s.predKey[c.Index] == key {
 			exact = append(exact, c.Index)
 			continue
 		}
@@ -41,6 +41,9 @@ func (s *sample) sameName(a, b *text) bool {
 	}
 	return a.key == b.key || s.sameAlias(a.key, b.key) || intersects(a.variants, b.variants)
 }
+
+// tripleKey is kg.Triple.Key from the texts' normalised forms.
+func tripleKey(h, r, t *text) string { return h.norm + "\x1f" + r.norm + "\x1f" + t.norm }
 
 func sortedInts(x []int) []int {
 	for i := 1; i < len(x); i++ {

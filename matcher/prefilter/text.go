@@ -25,11 +25,12 @@ func isHan(r rune) bool {
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 
-// tokens splits text into matching tokens: Latin words (lower case, Porter
+// normTokens splits text into matching tokens: Latin words (lower case, Porter
 // stemmed, stopwords dropped), digit runs, and CJK bigrams (a lone CJK
 // character is kept as a unigram). The result is sorted and distinct.
-func tokens(s string) []string {
-	n := kg.Normalize(s)
+//
+// normTokens takes the string in kg.Normalize form (text.norm).
+func normTokens(n string) []string {
 	var out []string
 	var word []rune
 	var han []rune
@@ -147,11 +148,20 @@ func variants(s, key string) []string {
 // matching features.
 type text struct {
 	s        string
+	norm     string   // kg.Normalize
 	key      string   // alias.Canon
 	variants []string // keys of the name's parts
 	toks     []string
 	concepts []string
-	han      bool
+	// ctoks are the concepts as matching tokens ("@" + id).
+	ctoks []string
+	han   bool
+	// bridge: whether the string, as a relation, is a bridge (isBridge);
+	// 0 not yet known, 1 no, 2 yes.
+	bridge int8
+	// wsum is the IDF mass of toks (see sample.tokSum), once hasSum.
+	wsum   float64
+	hasSum bool
 	// acro: the initials of a Latin name of two or more content words
 	// ("Special Drawing Rights" -> "sdr"); caps: the all-capital Latin
 	// words of the string, lower-cased ("人民币纳入SDR" -> "sdr"). An
@@ -171,8 +181,8 @@ func newText(s string, concepts *alias.Concepts) *text {
 	// s stays whole (it is the text's identity); its features are those of
 	// the prefix matching reads (kg.MaxMatchBytes).
 	m := kg.MatchText(s)
-	key := alias.Canon(m)
-	t := &text{s: s, key: key, variants: variants(m, key), toks: tokens(m), han: hasHan(m),
+	key, norm := alias.Canon(m), kg.Normalize(m)
+	t := &text{s: s, norm: norm, key: key, variants: variants(m, key), toks: normTokens(norm), han: hasHan(m),
 		acro: initials(m), caps: capsWords(m)}
 	for _, r := range key {
 		if isHan(r) {
@@ -183,6 +193,9 @@ func newText(s string, concepts *alias.Concepts) *text {
 		t.concepts = concepts.Of(m)
 	}
 	t.loose, t.num, t.relCore = looseKeys(key), numberCore(key), relationCore(key)
+	for _, c := range t.concepts {
+		t.ctoks = append(t.ctoks, "@"+c)
+	}
 	return t
 }
 
@@ -199,11 +212,13 @@ func hasHan(s string) bool {
 type idf struct {
 	df map[string]int
 	n  int
+	w  map[string]float64 // weights asked for since the last add
 }
 
 func newIDF() *idf { return &idf{df: map[string]int{}} }
 
 func (d *idf) add(toks []string) {
+	d.w = nil
 	d.n++
 	for _, t := range toks {
 		d.df[t]++
@@ -211,7 +226,25 @@ func (d *idf) add(toks []string) {
 }
 
 func (d *idf) weight(t string) float64 {
-	return math.Log(1 + float64(d.n+1)/float64(d.df[t]+1))
+	if w, ok := d.w[t]; ok {
+		return w
+	}
+	if d.w == nil {
+		d.w = map[string]float64{}
+	}
+	w := math.Log(1 + float64(d.n+1)/float64(d.df[t]+1))
+	d.w[t] = w
+	return w
+}
+
+// tokSum is s.idf.sum(t.toks), kept on the text: the IDF is complete once
+// the sample is built, and the ranker asks for the same texts' mass for
+// every pair it scores.
+func (s *sample) tokSum(t *text) float64 {
+	if !t.hasSum {
+		t.wsum, t.hasSum = s.idf.sum(t.toks), true
+	}
+	return t.wsum
 }
 
 func (d *idf) sum(toks []string) float64 {

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -17,7 +16,7 @@ import (
 // neighbours' values) or a standalone acronym. SameEntity and SameValue
 // honour it.
 func (r *Rules) Equate(a, b string) {
-	ka, kb := alias.Canon(a), alias.Canon(b)
+	ka, kb := r.canon(a), r.canon(b)
 	if ka == "" || kb == "" || ka == kb {
 		return
 	}
@@ -77,13 +76,11 @@ func segments(key string) []string {
 }
 
 // sameSegments: the same multiset of segments, in any order.
-func sameSegments(a, b string) bool {
-	sa, sb := segments(a), segments(b)
+func (r *Rules) sameSegments(a, b string) bool {
+	sa, sb := r.sortedSegments(a), r.sortedSegments(b)
 	if len(sa) == 0 || len(sa) != len(sb) {
 		return false
 	}
-	sort.Strings(sa)
-	sort.Strings(sb)
 	for i := range sa {
 		if sa[i] != sb[i] {
 			return false
@@ -95,8 +92,8 @@ func sameSegments(a, b string) bool {
 // wordsSubset: every segment of a (two or more, not all numbers) is a
 // segment of b: a person or organisation named inside a richer value
 // ("Michael Hiscox" in "Prof. Michael J. Hiscox (Harvard University)").
-func wordsSubset(a, b string) bool {
-	sa, sb := segments(a), segments(b)
+func (r *Rules) wordsSubset(a, b string) bool {
+	sa, sb := r.sortedSegments(a), r.sortedSegments(b)
 	if len(sa) < 2 {
 		return false
 	}
@@ -160,17 +157,31 @@ func isAgent(rel string) bool {
 // Inverse reports whether relation a read backwards is relation b: one
 // names the agent of the act the other names ("提出者" / "提出方案",
 // "signed by" / "signed executive order", "author" / "published").
+// A Rules value keeps each pair's answer (see SameRelation).
 func (r *Rules) Inverse(a, b string) bool {
+	k := relPair{a, b}
+	if v, ok := r.m.inv[k]; ok {
+		return v
+	}
+	if r.m.inv == nil {
+		r.m.inv = map[relPair]bool{}
+	}
+	v := r.inverse(a, b)
+	r.m.inv[k] = v
+	return v
+}
+
+func (r *Rules) inverse(a, b string) bool {
 	for _, p := range [2][2]string{{a, b}, {b, a}} {
 		ag, act := p[0], p[1]
-		if !isAgent(ag) || isAgent(act) {
+		if !r.isAgent(ag) || r.isAgent(act) {
 			continue
 		}
-		if hasWord(ag, authorAgent) && hasWord(act, authorAct) {
+		if r.authorAgent(ag) && r.authorAct(act) {
 			return true
 		}
-		stem := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(alias.Canon(ag), "者"), "人"), " by")
-		if stem != "" && (r.SameRelation(stem, act) || contains(alias.Canon(act), stem)) {
+		stem := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(r.canon(ag), "者"), "人"), " by")
+		if stem != "" && (r.SameRelation(stem, act) || contains(r.canon(act), stem)) {
 			return true
 		}
 	}
@@ -182,7 +193,7 @@ func (r *Rules) Inverse(a, b string) bool {
 var universal = map[string]bool{"通用": true, "全部": true, "所有": true, "任何": true, "所有肤质": true, "全肤质": true, "各种肤质": true,
 	"all": true, "any": true, "universal": true, "all skin types": true, "everyone": true}
 
-func isUniversal(v string) bool { return universal[alias.Canon(v)] }
+func (r *Rules) isUniversal(v string) bool { return universal[r.canon(v)] }
 
 // timeFacets end a relation that asks when its stem happened: "崩溃年份"
 // and "崩溃时间", "founding year" and "founding date" ask the same
@@ -201,8 +212,8 @@ func timeStem(rel string) string {
 
 // sameTimeQuestion: both relations end in a time facet over one stem of
 // two characters or more ("崩溃年份" / "崩溃时间").
-func sameTimeQuestion(a, b string) bool {
-	sa, sb := timeStem(a), timeStem(b)
+func (r *Rules) sameTimeQuestion(a, b string) bool {
+	sa, sb := r.timeStem(a), r.timeStem(b)
 	return sa != "" && sa == sb && len([]rune(sa)) >= 2
 }
 

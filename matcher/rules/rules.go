@@ -22,12 +22,15 @@ import (
 	"github.com/kgjudge/kgjudge/kg"
 )
 
-// Rules carries the tables the rules read. The zero value uses the built-in
-// concept table and no alias sets.
+// Rules carries the tables the rules read and what they derived from the
+// strings they were asked about (memo.go). Use one per sample: it is not
+// safe for concurrent use, and what it keeps grows with the strings of the
+// graphs it is given. The zero value has no concept table and no alias sets.
 type Rules struct {
 	concepts *alias.Concepts
 	aliasOf  map[string][]int
 	equiv    map[string]map[string]bool // see Equate
+	m        memo                       // what was derived per string (memo.go)
 }
 
 // New builds rules with a concept table (nil: built-in) and alias sets
@@ -94,7 +97,7 @@ func has(list []string, x string) bool {
 // SameEntity: the same Canon key, one alias set, or a shared name part
 // ("MAC / 魅可" and "魅可").
 func (r *Rules) SameEntity(a, b string) bool {
-	ka, kb := alias.Canon(a), alias.Canon(b)
+	ka, kb := r.canon(a), r.canon(b)
 	if ka == "" || kb == "" {
 		return false
 	}
@@ -108,13 +111,13 @@ func (r *Rules) SameEntity(a, b string) bool {
 			}
 		}
 	}
-	pa, pb := parts(a), parts(b)
-	if sameSegments(ka, kb) {
+	pa, pb := r.parts(a), r.parts(b)
+	if r.sameSegments(ka, kb) {
 		return true
 	}
 	for _, p := range pa {
 		for _, q := range pb {
-			if (p == q || r.equated(p, q) || sameSegments(p, q)) && !distinctRest(pa, pb, ka, kb) {
+			if (p == q || r.equated(p, q) || r.sameSegments(p, q)) && !distinctRest(pa, pb, ka, kb) {
 				return true
 			}
 		}
@@ -145,15 +148,33 @@ func distinctRest(pa, pb []string, ka, kb string) bool {
 // SameRelation: the same Canon key, a shared concept, or one relation
 // contained in the other ("加入年份" in "加入欧元区年份" is not; "持妆时长"
 // in "官方持妆时长" is).
+// It is symmetric; a Rules value keeps each pair's answer, since one
+// sample's relations are few and every claim-candidate pair asks.
 func (r *Rules) SameRelation(a, b string) bool {
-	ka, kb := alias.Canon(a), alias.Canon(b)
+	if a > b {
+		a, b = b, a
+	}
+	k := relPair{a, b}
+	if v, ok := r.m.same[k]; ok {
+		return v
+	}
+	if r.m.same == nil {
+		r.m.same = map[relPair]bool{}
+	}
+	v := r.sameRelation(a, b)
+	r.m.same[k] = v
+	return v
+}
+
+func (r *Rules) sameRelation(a, b string) bool {
+	ka, kb := r.canon(a), r.canon(b)
 	if ka == "" || kb == "" {
 		return false
 	}
-	if ka == kb || contains(ka, kb) || contains(kb, ka) || sameTimeQuestion(a, b) {
+	if ka == kb || contains(ka, kb) || contains(kb, ka) || r.sameTimeQuestion(a, b) {
 		return true
 	}
-	ca, cb := r.concepts.Of(a), r.concepts.Of(b)
+	ca, cb := r.conceptsOf(a), r.conceptsOf(b)
 	for _, x := range ca {
 		if has(cb, x) {
 			return true
@@ -175,7 +196,8 @@ func contains(hay, needle string) bool {
 	if n < 3 {
 		return false
 	}
-	return strings.Contains(" "+hay+" ", " "+needle+" ") || wordsIn(hay, needle)
+	// Bounded by spaces (or the ends) is one case of bounded by non-letters.
+	return wordsIn(hay, needle)
 }
 
 // wordsIn: needle occurs in hay bounded by non-letters (CJK counts as a
@@ -216,24 +238,24 @@ func (r *Rules) SameSubject(a, b string) bool {
 	if r.SameEntity(a, b) {
 		return true
 	}
-	ka, kb := alias.Canon(a), alias.Canon(b)
+	ka, kb := r.canon(a), r.canon(b)
 	return contains(ka, kb) && utf8.RuneCountInString(kb) >= 3 || contains(kb, ka) && utf8.RuneCountInString(ka) >= 3
 }
 
 // ValueIn reports whether value v is stated by the (richer) value x: the
 // same value, one of x's parts, or v's key inside x's key.
 func (r *Rules) ValueIn(v, x string) bool {
-	kv, kx := alias.Canon(v), alias.Canon(x)
+	kv, kx := r.canon(v), r.canon(x)
 	if kv == "" || kx == "" {
 		return false
 	}
-	return r.SameValue(v, x) || has(parts(x), kv) || contains(kx, kv) || contains(kg.Normalize(x), kg.Normalize(v)) || wordsSubset(kv, kx)
+	return r.SameValue(v, x) || has(r.parts(x), kv) || contains(kx, kv) || contains(r.norm(x), r.norm(v)) || r.wordsSubset(kv, kx)
 }
 
 // SameValue: the same Canon key or one alias set (no name parts: a part of a
 // list is subsumption, not the same value).
 func (r *Rules) SameValue(a, b string) bool {
-	ka, kb := alias.Canon(a), alias.Canon(b)
+	ka, kb := r.canon(a), r.canon(b)
 	if ka == "" || kb == "" {
 		return false
 	}
@@ -288,7 +310,7 @@ func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision
 			direct = append(direct, p.Index)
 		case r.SameSubject(gt.Head, p.Head) && r.ValueIn(gt.Tail, p.Tail):
 			subsumed = append(subsumed, p.Index)
-		case r.SameSubject(gt.Head, p.Head) && isUniversal(p.Tail) && !isUniversal(gt.Tail):
+		case r.SameSubject(gt.Head, p.Head) && r.isUniversal(p.Tail) && !r.isUniversal(gt.Tail):
 			// A universal value ("通用", "all skin types") entails each
 			// specific value of its kind.
 			subsumed = append(subsumed, p.Index)
@@ -304,9 +326,9 @@ func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision
 	}
 	// Collective: every part of a composite GT value in some predicted
 	// value of the same head and relation concept.
-	full := alias.Canon(gt.Tail)
+	full := r.canon(gt.Tail)
 	var gp []string
-	for _, p := range parts(gt.Tail) {
+	for _, p := range r.parts(gt.Tail) {
 		if p != full {
 			gp = append(gp, p)
 		}
@@ -337,7 +359,7 @@ func (r *Rules) Cover(gt kg.Triple, cands []Indexed, graph []kg.Triple) Decision
 			continue
 		}
 		for i, q := range graph {
-			if i == p.Index || !isBridge(q.Relation) {
+			if i == p.Index || !r.isBridge(q.Relation) {
 				continue
 			}
 			if (q.Head == p.Head && r.SameEntity(gt.Head, q.Tail)) || (q.Tail == p.Head && r.SameEntity(gt.Head, q.Head)) {
