@@ -20,7 +20,8 @@ const exitCodesHelp = `EXIT CODES:
    0  success
    1  internal error (a bug, or the store or disk failed)
    2  bad input or usage; every bad file is listed, the good ones are still scored
-   3  scored, but some claims were left unjudged (see --allow-unjudged)`
+   3  scored, but some claims were left unjudged (see --allow-unjudged)
+   4  diff --fail-if-drop: B is worse than A by more than X and the 95% interval excludes 0`
 
 // Main runs the kgjudge command line and returns the process exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -55,6 +56,9 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			queryCommand(),
 			exportCommand(),
 			importCommand(),
+			leaderboardCommand(),
+			diffCommand(),
+			mergeCommand(),
 		},
 	}
 }

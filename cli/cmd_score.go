@@ -47,6 +47,8 @@ type scoreOptions struct {
 	Attempts    int
 	Workers     int
 	RPM, TPM    int
+	// Shard is "i/n": score the i-th of n slices of the tasks (runs.Shard).
+	Shard string
 
 	// Neo4j sync (--neo4j; flags in cmd_export.go).
 	Neo4j     bool
@@ -99,6 +101,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
 			&ucli.IntFlag{Name: "workers", Usage: "samples judged at once (outputs do not depend on it)", Value: 4, Destination: &o.Workers, EnvVars: []string{"KGJUDGE_WORKERS"}},
+			&ucli.StringFlag{Name: "shard", Usage: "score slice i of n of the tasks (i/n; sorted task ids, every n-th from the i-th) and write OUT/shard.json; combine with kgjudge merge", Destination: &o.Shard, EnvVars: []string{"KGJUDGE_SHARD"}},
 			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset (e.g. pro, daily) of the tasks whose file gives none", Destination: &o.Subset},
 			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; format in alias/README.md)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
 			&ucli.StringFlag{Name: "batching", Category: "LLM judge", Usage: "prefilter (few candidates per claim, deterministic tier first) | reference (5 batches with the whole predicted list, as the reference) | whole", Value: "prefilter", Destination: &o.Batching, EnvVars: []string{"KGJUDGE_BATCHING"}},
@@ -175,6 +178,15 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 		return nil, err
 	}
 	defer closeJudge()
+	var shard *runs.ShardInfo
+	if o.Shard != "" {
+		sh, err := runs.ParseShard(o.Shard)
+		if err != nil {
+			return nil, &UserError{Err: err}
+		}
+		info := in.Shard(sh)
+		shard = &info
+	}
 	store, err := openStore(ctx, o.Store)
 	if err != nil {
 		return nil, err
@@ -195,6 +207,11 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	prog.done()
 	if err != nil {
 		return nil, err
+	}
+	if shard != nil {
+		if err := runs.WriteJSON(filepath.Join(o.Out, "shard.json"), shard); err != nil {
+			return nil, err
+		}
 	}
 	if o.JSON {
 		b, err := json.MarshalIndent(res.Summary, "", "  ")
