@@ -73,18 +73,26 @@ func WriteTable(w io.Writer, b *Board) error {
 	t.write(w)
 	fmt.Fprintf(w, "\n%s protocol; missing samples: %s; %s.\n", b.Protocol, missingWords(b.Missing), b.CI)
 	if b.Bootstrap != "" {
-		fmt.Fprintf(w, "[bootstrap]: %s.\n", b.Bootstrap)
+		fmt.Fprintf(w, "bootstrap: %s.\n", b.Bootstrap)
 	}
 	if len(b.Pairs) > 0 {
 		fmt.Fprintf(w, "\npaired differences of avg %s (B - A, points, on shared tasks)%s:\n", metricName(b.Metric), holmNote(b))
 		t := &table{}
-		t.add("A", "B", "tasks", "delta", "95% CI", "p", "p (Holm)", "")
+		head := []string{"A", "B", "tasks", "delta", "95% CI"}
+		if b.Bootstrap != "" {
+			head = append(head, "bootstrap")
+		}
+		t.add(append(head, "p", "p (Holm)", "")...)
 		for _, p := range b.Pairs {
 			mark := ""
 			if p.Significant {
 				mark = "*"
 			}
-			t.add(p.A, p.B, strconv.Itoa(p.Shared), pct(p.Delta), ci(p.Low, p.High, p.HasCI), pval(p.P), pval(p.HolmP), mark)
+			row := []string{p.A, p.B, strconv.Itoa(p.Shared), pct(p.Delta), ci(p.Low, p.High, p.HasCI)}
+			if b.Bootstrap != "" {
+				row = append(row, bootCI(p.Boot))
+			}
+			t.add(append(row, pval(p.P), pval(p.HolmP), mark)...)
 		}
 		t.write(w)
 		fmt.Fprintln(w, "* the interval excludes 0 after Holm's correction (p <= 0.05).")
@@ -116,17 +124,37 @@ func WriteMarkdown(w io.Writer, b *Board) error {
 
 func headers(b *Board) []string {
 	h := append([]string{"#"}, b.By...)
-	return append(h, "tasks", "N", "missing",
-		"avg "+metricName(b.Metric), "95% CI", "P", "R", "node F1",
-		"best "+metricName(b.Metric), "95% CI", "sd within task")
+	h = append(h, "tasks", "N", "missing", "avg "+metricName(b.Metric), "95% CI")
+	if b.Bootstrap != "" {
+		h = append(h, "bootstrap")
+	}
+	return append(h, "P", "R", "node F1", "best "+metricName(b.Metric), "95% CI", "sd within task")
 }
 
 func cells(b *Board, i int, r Row) []string {
 	a, best := r.Avg[b.Metric], r.Best[b.Metric]
 	c := append([]string{strconv.Itoa(i + 1)}, r.Group...)
-	return append(c, strconv.Itoa(r.Tasks), strconv.Itoa(r.N), strconv.Itoa(r.Missing),
-		pct(a.Mean), ci(a.Low, a.High, a.HasCI), pct(r.Avg["triplet_precision"].Mean), pct(r.Avg["triplet_recall"].Mean), pct(r.Avg["node_f1"].Mean),
-		pct(best.Mean), ci(best.Low, best.High, best.HasCI), pct(a.WithinSD))
+	c = append(c, strconv.Itoa(r.Tasks), strconv.Itoa(r.N), strconv.Itoa(r.Missing), pct(a.Mean), ci(a.Low, a.High, a.HasCI))
+	if b.Bootstrap != "" {
+		c = append(c, bootCI(a.Boot))
+	}
+	return append(c, pct(r.Avg["triplet_precision"].Mean), pct(r.Avg["triplet_recall"].Mean), pct(r.Avg["node_f1"].Mean),
+		pct(best.Mean), ci(best.Low, best.High, best.HasCI), within(r, a))
+}
+
+// within is "-" when no task has two samples (nothing to spread).
+func within(r Row, f Figure) string {
+	if r.N < 2 {
+		return "-"
+	}
+	return pct(f.WithinSD)
+}
+
+func bootCI(bt *Boot) string {
+	if bt == nil {
+		return "-"
+	}
+	return ci(bt.Low, bt.High, true)
 }
 
 func metricName(k string) string {
