@@ -256,3 +256,29 @@ func TestCSVShape(t *testing.T) {
 		t.Fatalf("json: %v", err)
 	}
 }
+
+// A group of two runs (one framework, two models): a task's avg@N is the
+// mean of both runs' samples, its best@N the mean of the two runs' best
+// samples, and the within-task spread of best@N is between the runs.
+func TestBuildGroupOfRuns(t *testing.T) {
+	a := run("a", sample("t1", 0, 0.2), sample("t1", 1, 0.4), sample("t2", 0, 0.6), sample("t2", 1, 0.6))
+	b := run("b", sample("t1", 0, 0.6), sample("t1", 1, 0.8), sample("t2", 0, 0.2), sample("t2", 1, 0.0))
+	a.Framework, b.Framework = "react", "react"
+	board, err := Build(runset.Set{Runs: []runset.Run{a, b}}, Options{By: []string{"framework"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(board.Rows) != 1 || len(board.Pairs) != 0 {
+		t.Fatalf("%d rows %d pairs", len(board.Rows), len(board.Pairs))
+	}
+	r := board.Rows[0]
+	if r.Tasks != 2 || r.Samples != 8 || strings.Join(r.Runs, ",") != "a,b" {
+		t.Errorf("%+v", r)
+	}
+	// t1: (0.2+0.4+0.6+0.8)/4 = 0.5; t2: (0.6+0.6+0.2+0)/4 = 0.35.
+	near(t, "avg", r.Avg["triplet_f1"].Mean, 0.425)
+	// best: t1 (0.4+0.8)/2 = 0.6, t2 (0.6+0.2)/2 = 0.4.
+	near(t, "best", r.Best["triplet_f1"].Mean, 0.5)
+	// within best: sd{0.4,0.8} = sd{0.6,0.2} = 0.28284.
+	near(t, "best within", r.Best["triplet_f1"].WithinSD, 0.28284)
+}
