@@ -21,7 +21,8 @@ const exitCodesHelp = `EXIT CODES:
      2  bad input or usage; every bad file is listed, the good ones are still scored
      3  scored, but some claims were left unjudged (see --allow-unjudged)
    130  stopped by SIGINT (Ctrl-C), within 2 s; rerun the same command to resume
-   143  stopped by SIGTERM, within 2 s; rerun the same command to resume`
+   143  stopped by SIGTERM, within 2 s; rerun the same command to resume
+     4  diff --fail-if-drop: B is worse than A by more than X and the 95% interval excludes 0`
 
 // Main runs the kgjudge command line and returns the process exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -57,6 +58,9 @@ func newApp(stdout, stderr io.Writer) *ucli.App {
 			importCommand(),
 			reportCommand(),
 			runsCommand(),
+			leaderboardCommand(),
+			diffCommand(),
+			mergeCommand(),
 		},
 	}
 	hardenAppUsage(app)

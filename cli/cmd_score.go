@@ -69,6 +69,8 @@ type scoreOptions struct {
 	Attempts    int
 	Workers     int
 	RPM, TPM    int
+	// Shard is "i/n": score the i-th of n slices of the tasks (runs.Shard).
+	Shard string
 
 	// Neo4j sync (--neo4j; flags in cmd_export.go).
 	Neo4j     bool
@@ -147,6 +149,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "judge-url", Category: "LLM judge", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.JudgeURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
 			&ucli.StringFlag{Name: "judge-model", Category: "LLM judge", Usage: "judge model name", Destination: &o.JudgeModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
 			&ucli.IntFlag{Name: "workers", Usage: "samples judged at once (outputs do not depend on it; each holds its candidate indexes in memory)", Value: 8, Destination: &o.Workers, EnvVars: []string{"KGJUDGE_WORKERS"}},
+			&ucli.StringFlag{Name: "shard", Usage: "score slice i of n of the tasks (i/n; sorted task ids, every n-th from the i-th) and write OUT/RUN/shard.json; combine with kgjudge merge", Destination: &o.Shard, EnvVars: []string{"KGJUDGE_SHARD"}},
 			&ucli.StringFlag{Name: "subset", Usage: "benchmark subset (e.g. pro, daily) of the tasks whose file gives none", Destination: &o.Subset},
 			&ucli.StringFlag{Name: "offline-model", Usage: "offline judge: a calibrated model file from kgjudge calibrate (default: the shipped weights)", Destination: &o.Model, EnvVars: []string{"KGJUDGE_OFFLINE_MODEL"}},
 			&ucli.StringFlag{Name: "aliases", Usage: "alias file (entity alias sets, extra relation-concept terms; docs/FORMATS.md §5)", Destination: &o.Aliases, EnvVars: []string{"KGJUDGE_ALIASES"}},
@@ -325,6 +328,21 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 		defer closeJudge()
 		judge = j
 	}
+	// --shard scores a deterministic slice of the tasks (one run at a time).
+	var shard *runs.ShardInfo
+	if o.Shard != "" {
+		sh, err := runs.ParseShard(o.Shard)
+		if err != nil {
+			return nil, &UserError{Err: err}
+		}
+		if len(b.Runs) != 1 {
+			return nil, userErrorf("--shard scores one run at a time (got %d runs)", len(b.Runs))
+		}
+		in := &runs.Inputs{Tasks: b.GT.Tasks, IDs: b.GT.IDs, Preds: b.Runs[0].Preds, Problems: b.GT.Problems}
+		info := in.Shard(sh)
+		shard = &info
+		b.GT.Tasks, b.GT.IDs, b.GT.TaskByID, b.Runs[0].Preds = in.Tasks, in.IDs, in.TaskByID, in.Preds
+	}
 	store, err := openStore(ctx, o.Store)
 	if err != nil {
 		return nil, err
@@ -351,6 +369,11 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	var outErr *runs.OutputError
 	if err != nil && !errors.As(err, &outErr) {
 		return nil, err
+	}
+	if shard != nil {
+		if err := runs.WriteJSON(filepath.Join(res.Runs[0].Out, "shard.json"), shard); err != nil {
+			return nil, err
+		}
 	}
 	if o.JSON {
 		var v any = res.Runs[0].Summary
