@@ -20,6 +20,7 @@ import (
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
+	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/matcher"
 	"github.com/kgjudge/kgjudge/runs"
 )
@@ -436,6 +437,20 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 	}
 	if o.embedder != nil {
 		fmt.Fprintf(stderr, "kgjudge: %s\n", embedSummary(o.embedder))
+	}
+	warned := map[string]bool{}
+	for _, r := range res.Runs {
+		for _, w := range r.Warnings {
+			if !warned[w] {
+				warned[w] = true
+				fmt.Fprintf(stderr, "kgjudge: warning: %s\n", w)
+			}
+		}
+	}
+	if lj, ok := judge.(*llmjudge.Judge); ok {
+		for _, p := range lj.CacheProblems() {
+			fmt.Fprintf(stderr, "kgjudge: warning: %s (ignored; the claim was asked again)\n", p)
+		}
 	}
 	printMatchHint(stderr, allProblems)
 	printUnjudgedCauses(stderr, allItems, maxCauses)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kgjudge/kgjudge/hierarchy"
+	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/neo4j"
@@ -108,6 +109,11 @@ type ScoreResult struct {
 	// unmatched predictions, samples a judge failed on); the good ones
 	// were scored. They are also in Summary.Failed.
 	Problems []error
+	// Warnings are what the loaders noticed in the run's inputs without
+	// refusing them (a GT triple naming a missing node id, a repeated node
+	// id, an empty triple list, invalid UTF-8, ...), each naming its file;
+	// also in summary.json "input_warnings".
+	Warnings []string
 }
 
 // Manifest is summary.json's "manifest": everything that decides the
@@ -355,6 +361,7 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 	}
 	scored := now().UTC().Truncate(time.Second)
 	for _, st := range states {
+		st.res.Warnings = inputWarnings(b, st)
 		if err := finishRun(ctx, sink, st, cfg, scored, out.Invocation); err != nil {
 			return nil, err
 		}
@@ -427,6 +434,9 @@ func finishRun(ctx context.Context, sink sink, st *runState, cfg ScoreConfig, sc
 	res.Summary.Sections = append(res.Summary.Sections,
 		matcher.Section{Key: "manifest", Value: man},
 		matcher.Section{Key: "structure", Value: res.Structure})
+	if len(res.Warnings) > 0 {
+		res.Summary.Sections = append(res.Summary.Sections, matcher.Section{Key: "input_warnings", Value: res.Warnings})
+	}
 
 	// The store keeps exactly this scoring: an earlier one's samples that
 	// were not scored now go.
@@ -496,5 +506,24 @@ func judgeAll(ctx context.Context, gt *Inputs, jobs []job, workers int) []chan j
 			}()
 		}
 	}()
+	return out
+}
+
+// inputWarnings are the loaders' warnings about a run's inputs: its tasks'
+// ground truth, then its predictions, in order.
+func inputWarnings(b *Batch, st *runState) []string {
+	var out []string
+	for _, id := range st.tasks {
+		if t := b.GT.TaskByID[id]; t != nil {
+			for _, w := range ingest.TaskWarnings(t) {
+				out = append(out, w.String())
+			}
+		}
+	}
+	for _, p := range st.in.Samples() {
+		for _, w := range ingest.PredictionWarnings(p) {
+			out = append(out, w.String())
+		}
+	}
 	return out
 }
