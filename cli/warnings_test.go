@@ -22,7 +22,7 @@ func TestScoreShowsGTWarnings(t *testing.T) {
 	files := map[string]string{
 		filepath.Join(gt, "a.json"): `{"task_id": "task_a", "final_query": "q", "nodes": [{"node_id": "n0", "node_name": "Alpha"}, {"node_id": "n0", "node_name": "Again"}],
 			"triples": [{"head_id": "n0", "relation": "has", "tail_id": "n9"}]}`,
-		filepath.Join(gt, "b.json"):         `{"task_id": "task_b", "final_query": "q", "nodes": [], "triples": []}`,
+		filepath.Join(gt, "b.json"):        `{"task_id": "task_b", "final_query": "q", "nodes": [], "triples": []}`,
 		filepath.Join(pred, "task_a.json"): `[{"head": "Alpha", "relation": "has", "tail": "n9"}]`,
 		filepath.Join(pred, "task_b.json"): `[{"head": "x", "relation": "y", "tail": "z"}]`,
 	}
