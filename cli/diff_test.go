@@ -13,12 +13,12 @@ import (
 func diffBase(t *testing.T) string {
 	t.Helper()
 	gt, pred, ver := fixtureInputs(t)
-	out := filepath.Join(t.TempDir(), "a")
+	root := t.TempDir()
 	if _, err := runScore(t.Context(), scoreOptions{GT: gt, Pred: pred, Judge: "replay", Verdicts: ver, Protocol: "paper",
-		Store: ":memory:", Out: out, Run: "a", Workers: 2}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		Store: ":memory:", Out: root, Run: "a", Workers: 2}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return filepath.Join(root, "a")
 }
 
 // variant copies run A's outputs as run name, changing each item's triplet

@@ -13,7 +13,7 @@ func TestLeaderboardFromOutputs(t *testing.T) {
 	root := t.TempDir()
 	for _, run := range []string{"demo", "demo2"} {
 		if _, err := runScore(t.Context(), scoreOptions{GT: "../examples/gt", Pred: "../examples/pred", Judge: "offline", Protocol: "paper",
-			Store: ":memory:", Out: filepath.Join(root, run), Run: run, Workers: 2}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+			Store: ":memory:", Out: root, Run: run, Workers: 2}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -23,7 +23,7 @@ func TestLeaderboardFromOutputs(t *testing.T) {
 	if err := runLeaderboard(t.Context(), base, []string{root}, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"demo2", "avg F1", "60.40", "paired differences"} {
+	for _, want := range []string{"demo2", "avg F1", "66.06", "paired differences"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %q in\n%s", want, out.String())
 		}
@@ -75,28 +75,27 @@ func TestLeaderboardFromOutputs(t *testing.T) {
 func TestLeaderboardSiteFromStore(t *testing.T) {
 	gt, pred, ver := fixtureInputs(t)
 	store := filepath.Join(t.TempDir(), "store")
-	for _, subset := range []string{"daily", "pro"} {
-		g, p, v := filepath.Join(t.TempDir(), "gt"), filepath.Join(t.TempDir(), "pred"), filepath.Join(t.TempDir(), "eval")
-		os.MkdirAll(g, 0o755)
-		os.MkdirAll(p, 0o755)
-		os.MkdirAll(v, 0o755)
-		files, _ := filepath.Glob(filepath.Join(gt, subset[:1]+"*.json"))
-		for _, f := range files {
-			shardCopy(t, f, filepath.Join(g, filepath.Base(f)))
-			shardCopy(t, filepath.Join(ver, filepath.Base(f)), filepath.Join(v, filepath.Base(f)))
-		}
-		var head struct {
-			ID string `json:"task_id"`
-		}
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
-			json.Unmarshal(b, &head)
-			shardCopy(t, filepath.Join(pred, head.ID+".json"), filepath.Join(p, head.ID+".json"))
-		}
-		if _, err := runScore(t.Context(), scoreOptions{GT: g, Pred: p, Judge: "replay", Verdicts: v, Protocol: "paper", Subset: subset,
-			Store: store, Out: filepath.Join(t.TempDir(), "o"), Run: "opus", Workers: 2}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	// One scoring of every fixture: re-scoring a run replaces it, so the
+	// subsets are given by the task files (d* daily, p* pro).
+	g := filepath.Join(t.TempDir(), "gt")
+	os.MkdirAll(g, 0o755)
+	files, _ := filepath.Glob(filepath.Join(gt, "*.json"))
+	for _, f := range files {
+		var task map[string]any
+		b, _ := os.ReadFile(f)
+		if err := json.Unmarshal(b, &task); err != nil {
 			t.Fatal(err)
 		}
+		task["subset"] = "pro"
+		if strings.HasPrefix(filepath.Base(f), "d") {
+			task["subset"] = "daily"
+		}
+		b, _ = json.Marshal(task)
+		os.WriteFile(filepath.Join(g, filepath.Base(f)), b, 0o644)
+	}
+	if _, err := runScore(t.Context(), scoreOptions{GT: g, Pred: pred, Judge: "replay", Verdicts: ver, Protocol: "paper",
+		Store: store, Out: t.TempDir(), Run: "opus", Workers: 2}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
 	}
 	meta := filepath.Join(t.TempDir(), "runs.csv")
 	os.WriteFile(meta, []byte("name,model,framework\nopus,Claude Opus 4.6,react\n"), 0o644)

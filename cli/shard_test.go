@@ -103,19 +103,19 @@ func TestShardMergeByteIdentical(t *testing.T) {
 					t.Fatalf("shard %s: %v", o.Shard, err)
 				}
 				var info struct{ Tasks []string }
-				b, err := os.ReadFile(filepath.Join(o.Out, "shard.json"))
+				b, err := os.ReadFile(filepath.Join(o.Out, o.Run, "shard.json"))
 				if err != nil || json.Unmarshal(b, &info) != nil {
 					t.Fatalf("shard.json: %v", err)
 				}
 				tasks += len(info.Tasks)
-				shards = append(shards, o.Out)
+				shards = append(shards, filepath.Join(o.Out, o.Run))
 			}
 			merged := filepath.Join(root, "merged")
 			var out bytes.Buffer
 			if err := runMerge(t.Context(), mergeOptions{Out: merged}, shards, &out); err != nil {
 				t.Fatal(err)
 			}
-			want, got := readTree(t, filepath.Join(root, "whole")), readTree(t, merged)
+			want, got := readTree(t, filepath.Join(root, "whole", "run")), readTree(t, merged)
 			if len(want) != len(got) || len(want) < 2 {
 				t.Errorf("%d files merged, %d unsharded", len(got), len(want))
 			}
@@ -147,7 +147,7 @@ func TestMergeRefusesBadShardSets(t *testing.T) {
 		if _, err := runScore(t.Context(), o, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}
-		dirs[sh] = o.Out
+		dirs[sh] = filepath.Join(o.Out, o.Run)
 	}
 	o.Shard, o.Out, o.Run = "2/2", filepath.Join(root, "other"), "other"
 	if _, err := runScore(t.Context(), o, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
@@ -165,8 +165,8 @@ func TestMergeRefusesBadShardSets(t *testing.T) {
 		{"a shard missing", []string{dirs["1/2"]}, "missing"},
 		{"a shard twice", []string{dirs["1/2"], dirs["1/2"], dirs["2/2"]}, "twice"},
 		{"two splits", []string{dirs["1/2"], dirs["1/3"]}, "not one split"},
-		{"two runs", []string{dirs["1/2"], filepath.Join(root, "other")}, "not shards of one run"},
-		{"not a shard", []string{filepath.Join(root, "whole")}, "shard.json"},
+		{"two runs", []string{dirs["1/2"], filepath.Join(root, "other", "other")}, "not shards of one run"},
+		{"not a shard", []string{filepath.Join(root, "whole", "run")}, "shard.json"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := runMerge(t.Context(), mergeOptions{Out: filepath.Join(root, "m")}, c.dirs, &bytes.Buffer{})

@@ -13,7 +13,7 @@ import (
 // On the bundled examples' pinned output, the leaderboard's avg@N and best@N
 // are summary.json's: it reads the scores, it does not recompute them.
 func TestMatchesSummaryOnExamples(t *testing.T) {
-	dir := "../cli/testdata/golden/examples"
+	dir := "../cli/testdata/golden/examples/demo"
 	r, err := runset.ReadOutDir(dir)
 	if err != nil {
 		t.Fatal(err)

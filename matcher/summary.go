@@ -252,13 +252,20 @@ func estimateRun(order []string, byTask map[string][]*Item) *RunEstimate {
 	if len(tasks) == 0 {
 		return nil
 	}
-	r := &RunEstimate{Samples: n, AvgTriplet: calibrate.Mean(tasks), Calibration: info}
+	r := &RunEstimate{Samples: n, AvgTriplet: calibrate.Mean(tasks)}
+	r.SetCalibration(info)
+	return r
+}
+
+// SetCalibration names what the estimate's judge was calibrated on (items
+// read back from files do not carry it) and rewrites the one-line reading.
+func (r *RunEstimate) SetCalibration(info *kg.Calibration) {
+	r.Calibration = info
 	f := r.AvgTriplet.F1
 	r.Text = fmt.Sprintf("offline estimate F1 %.2f [%.2f, %.2f]", f.Expected, f.Low, f.High)
 	if info != nil {
 		r.Text += fmt.Sprintf(", calibrated on %d recorded samples, CV kappa %.2f (coverage) / %.2f (validity)", len(info.Labels), info.CoverageCVKappa, info.ValidityCVKappa)
 	}
-	return r
 }
 
 // MarshalJSON writes the reference's keys first, in its order, then ours, so

@@ -42,7 +42,8 @@ type mergedItem struct {
 // summaryKeys are the keys of summary.json that Summarize computes; every
 // other key is a section.
 var summaryKeys = map[string]bool{"num_queries": true, "num_samples": true, "protocol": true, "judge": true, "run": true,
-	"parse_reports": true, "unjudged": true, "index_problems": true, "failed_inputs": true, "tasks": true}
+	"parse_reports": true, "unjudged": true, "index_problems": true, "failed_inputs": true, "tasks": true,
+	"missing": true, "estimate": true, "input_warnings": true}
 
 // Merge combines the output directories of the shards of one run (each
 // with shard.json, summary.json and items/) into out: the item files are
@@ -129,7 +130,38 @@ func Merge(dirs []string, out string) (*MergeResult, error) {
 		return items[a].SampleIdx < items[b].SampleIdx
 	})
 
-	sum := matcher.Summarize(items)
+	// Missing samples are the shards' together (each lists its own tasks'),
+	// zero-filled when the shards were (their task rows count them).
+	var missingSamples []matcher.MissingSample
+	zero := false
+	var warnings []string
+	seenWarn := map[string]bool{}
+	for _, s := range shards {
+		var m []matcher.MissingSample
+		json.Unmarshal(s.raw["missing"], &m)
+		missingSamples = append(missingSamples, m...)
+		var rows []matcher.TaskScore
+		json.Unmarshal(s.raw["tasks"], &rows)
+		for _, r := range rows {
+			zero = zero || r.Missing > 0
+		}
+		var ws []string
+		json.Unmarshal(s.raw["input_warnings"], &ws)
+		for _, w := range ws {
+			if !seenWarn[w] {
+				seenWarn[w] = true
+				warnings = append(warnings, w)
+			}
+		}
+	}
+	sort.Strings(warnings)
+	sum := matcher.SummarizeWith(items, matcher.SummaryOptions{Missing: missingSamples, ZeroFill: zero})
+	if sum.Estimate != nil {
+		var e matcher.RunEstimate
+		if json.Unmarshal(first.raw["estimate"], &e) == nil {
+			sum.Estimate.SetCalibration(e.Calibration)
+		}
+	}
 	var run, judge string
 	var proto matcher.Protocol
 	json.Unmarshal(first.raw["run"], &run)
@@ -151,9 +183,15 @@ func Merge(dirs []string, out string) (*MergeResult, error) {
 			sum.Sections = append(sum.Sections, matcher.Section{Key: k, Value: hierarchy.Aggregate(structure)})
 			continue
 		}
+		if k == "input_warnings" {
+			continue
+		}
 		sum.Sections = append(sum.Sections, matcher.Section{Key: k, Value: first.raw[k]})
 	}
 
+	if len(warnings) > 0 {
+		sum.Sections = append(sum.Sections, matcher.Section{Key: "input_warnings", Value: warnings})
+	}
 	itemsDir := filepath.Join(out, "items")
 	if err := os.MkdirAll(itemsDir, 0o755); err != nil {
 		return nil, fmt.Errorf("output: %w", err)

@@ -525,5 +525,7 @@ func inputWarnings(b *Batch, st *runState) []string {
 			out = append(out, w.String())
 		}
 	}
+	// Sorted, so that shards merge into the same list.
+	sort.Strings(out)
 	return out
 }
