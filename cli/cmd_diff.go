@@ -47,9 +47,9 @@ EXIT CODES:
    4  --fail-if-drop: B is worse than A by more than X and the 95% interval excludes 0
 
 EXAMPLES:
-   kgjudge diff out/main out/branch
-   kgjudge diff out/main out/branch --fail-if-drop 0.01
-   kgjudge diff opus opus-rejudged --store .kgjudge --format json`,
+   kgjudge diff kgjudge-out/model-a kgjudge-out/model-b
+   kgjudge diff kgjudge-out/model-a kgjudge-out/model-b --fail-if-drop 0.01
+   kgjudge diff model-a model-b --store .kgjudge --format json`,
 		Flags: append(runSourceFlags(&o.Source),
 			&ucli.Float64Flag{Name: "fail-if-drop", Usage: "exit 4 when B is below A by more than this fraction and the 95% CI excludes 0", Destination: &o.FailIfDrop},
 			&ucli.StringFlag{Name: "metric", Usage: "metric compared: " + strings.Join(matcher.MetricKeys, ", "), Value: "triplet_f1", Destination: &o.Metric},

@@ -146,10 +146,11 @@ Run and task properties: model and framework come from --meta (default: the mode
 name); subset, language and domain from --gt (or the store with --store).
 
 EXAMPLES:
-   kgjudge leaderboard kgjudge-out/                      # every run under kgjudge-out/
-   kgjudge leaderboard out/opus out/gpt --gt tasks/ --by run,subset
+   kgjudge leaderboard kgjudge-out/model-a kgjudge-out/model-b --gt examples/gt --by run,language
    kgjudge leaderboard --store .kgjudge --protocol code --format csv > board.csv
-   kgjudge leaderboard out/ --gt tasks/ --meta runs.csv --format site --title VibeSearchBench > leaderboard.json`,
+   kgjudge leaderboard kgjudge-out/model-a kgjudge-out/model-b --gt examples/gt --meta examples/leaderboard-meta.csv --by model --format md > leaderboard.md
+(a directory holding several score outputs, such as kgjudge-out/, reads every run under it;
+--format site writes the benchmark site's leaderboard.json and needs every task's subset, pro or daily)`,
 		Flags: append(runSourceFlags(&o.Source),
 			&ucli.StringFlag{Name: "by", Usage: "group rows by any of run,model,framework,subset,language,domain", Value: "run", Destination: &o.By},
 			&ucli.StringFlag{Name: "format", Usage: strings.Join(leaderboard.Formats, " | "), Value: "table", Destination: &o.Format},

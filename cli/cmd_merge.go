@@ -29,9 +29,9 @@ failed samples shard by shard). invocation.json (what one invocation spent) is n
 The stores are not merged: point every machine at one Neo4j (--neo4j; docs/sharding.md).
 
 EXAMPLES:
-   kgjudge score --gt tasks/ --pred preds/ --run opus --shard 1/2 --out out/opus.1   # machine 1
-   kgjudge score --gt tasks/ --pred preds/ --run opus --shard 2/2 --out out/opus.2   # machine 2
-   kgjudge merge --out out/opus out/opus.1 out/opus.2`,
+   kgjudge score --gt examples/gt --pred examples/pred --run sharded --shard 1/2 --out shards/1   # machine 1
+   kgjudge score --gt examples/gt --pred examples/pred --run sharded --shard 2/2 --out shards/2   # machine 2
+   kgjudge merge --out shards/merged shards/1/sharded shards/2/sharded`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "out", Usage: "output directory of the merged run", Required: true, Destination: &o.Out},
 		},

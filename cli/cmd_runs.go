@@ -41,7 +41,7 @@ predictions, verdicts and metadata (the tasks stay).
 EXAMPLES:
    kgjudge runs list
    kgjudge runs show opus --format csv > opus.csv
-   kgjudge runs rm old-run --store .kgjudge --neo4j`,
+   kgjudge runs rm demo-b --store .kgjudge`,
 		Subcommands: []*ucli.Command{
 			{
 				Name:      "list",
