@@ -82,12 +82,12 @@ func clTInterval(xs []float64) clInterval {
 	}
 	iv.ok = true
 	iv.se = iv.sd / math.Sqrt(float64(len(xs)))
-	half := clStudentTQuantile(0.975, float64(len(xs)-1)) * iv.se
+	half := TQuantile(0.975, float64(len(xs)-1)) * iv.se
 	iv.low, iv.high = iv.mean-half, iv.mean+half
 	switch {
 	case iv.se > 0:
 		iv.tStat = iv.mean / iv.se
-		iv.pT2 = 2 * (1 - clStudentTCDF(math.Abs(iv.tStat), float64(len(xs)-1)))
+		iv.pT2 = 2 * (1 - TCDF(math.Abs(iv.tStat), float64(len(xs)-1)))
 	case iv.mean != 0:
 		// Every value is the same non-zero number: no doubt at all.
 		iv.tStat, iv.pT2 = math.Copysign(math.Inf(1), iv.mean), 0
@@ -114,106 +114,4 @@ func clMeanSD(xs []float64) (mean, sd float64) {
 		ss += (x - mean) * (x - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(s)-1))
-}
-
-// clStudentTCDF is P(T <= t) for Student's t with df degrees of freedom,
-// through the regularized incomplete beta function.
-func clStudentTCDF(t, df float64) float64 {
-	if math.IsInf(t, 1) {
-		return 1
-	}
-	if math.IsInf(t, -1) {
-		return 0
-	}
-	x := df / (df + t*t)
-	tail := 0.5 * clRegIncBeta(df/2, 0.5, x)
-	if t > 0 {
-		return 1 - tail
-	}
-	return tail
-}
-
-// clStudentTQuantile inverts clStudentTCDF for p in (0.5, 1) by bisection;
-// for large df it tends to the normal quantile (1.959964 at 0.975).
-func clStudentTQuantile(p, df float64) float64 {
-	lo, hi := 0.0, 1.0
-	for clStudentTCDF(hi, df) < p {
-		hi *= 2
-	}
-	for range 200 {
-		mid := (lo + hi) / 2
-		if clStudentTCDF(mid, df) < p {
-			lo = mid
-		} else {
-			hi = mid
-		}
-		if hi-lo < 1e-12 {
-			break
-		}
-	}
-	return (lo + hi) / 2
-}
-
-// clRegIncBeta is I_x(a, b), by the continued fraction of Numerical Recipes
-// (betacf, modified Lentz), using the symmetry I_x(a,b) = 1 - I_{1-x}(b,a)
-// where the fraction converges slowly.
-func clRegIncBeta(a, b, x float64) float64 {
-	switch {
-	case x <= 0:
-		return 0
-	case x >= 1:
-		return 1
-	}
-	lbeta := func() float64 {
-		la, _ := math.Lgamma(a)
-		lb, _ := math.Lgamma(b)
-		lab, _ := math.Lgamma(a + b)
-		return lab - la - lb
-	}()
-	front := math.Exp(lbeta + a*math.Log(x) + b*math.Log(1-x))
-	if x < (a+1)/(a+b+2) {
-		return front * clBetaCF(a, b, x) / a
-	}
-	return 1 - front*clBetaCF(b, a, 1-x)/b
-}
-
-func clBetaCF(a, b, x float64) float64 {
-	const tiny, eps = 1e-300, 1e-15
-	qab, qap, qam := a+b, a+1, a-1
-	c, d := 1.0, 1-qab*x/qap
-	if math.Abs(d) < tiny {
-		d = tiny
-	}
-	d = 1 / d
-	h := d
-	for m := 1; m <= 1000; m++ {
-		fm := float64(m)
-		aa := fm * (b - fm) * x / ((qam + 2*fm) * (a + 2*fm))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		aa = -(a + fm) * (qab + fm) * x / ((a + 2*fm) * (qap + 2*fm))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
-		h *= del
-		if math.Abs(del-1) < eps {
-			break
-		}
-	}
-	return h
 }

@@ -22,12 +22,12 @@ func TestStudentTQuantile(t *testing.T) {
 		{1, 12.706205}, {2, 4.302653}, {3, 3.182446}, {4, 2.776445}, {10, 2.228139},
 		{30, 2.042272}, {120, 1.979930}, {1e6, 1.959966},
 	} {
-		nearT(t, "t(0.975)", clStudentTQuantile(0.975, c.df), c.want, 2e-6)
+		nearT(t, "t(0.975)", TQuantile(0.975, c.df), c.want, 2e-6)
 	}
 	// The CDF at a quantile gives the probability back.
-	nearT(t, "cdf(2.776445, 4)", clStudentTCDF(2.776445, 4), 0.975, 1e-7)
-	nearT(t, "cdf(-2.776445, 4)", clStudentTCDF(-2.776445, 4), 0.025, 1e-7)
-	nearT(t, "cdf(0, 7)", clStudentTCDF(0, 7), 0.5, 1e-12)
+	nearT(t, "cdf(2.776445, 4)", TCDF(2.776445, 4), 0.975, 1e-7)
+	nearT(t, "cdf(-2.776445, 4)", TCDF(-2.776445, 4), 0.025, 1e-7)
+	nearT(t, "cdf(0, 7)", TCDF(0, 7), 0.5, 1e-12)
 }
 
 // A hand computation: tasks with 2, 1 and 3 samples.
