@@ -320,6 +320,11 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 	if hok && hm.Class == Organizational && (out.TailKind == KindEntity || out.TailKind == KindLiteral) {
 		return set(Organizational, EvidenceLexicon, hm.Concept, fmt.Sprintf("lexicon: the head %q is a %s node, so the triple places a member in it", t.Head, hm.Concept))
 	}
+	if ft, named := c.lex.relationTerm(t.Relation); named {
+		if _, cat := c.category[t.Head]; cat {
+			return set(Factual, EvidenceLexicon, "", fmt.Sprintf("lexicon: %q names a relation between two things, not membership, though the head %q is a category node", ft, t.Head))
+		}
+	}
 	if why, cat := c.category[t.Head]; cat {
 		return set(Organizational, EvidenceStructure, "", fmt.Sprintf("structure: the head %q is an abstract category node (%s)", t.Head, why))
 	}
