@@ -28,14 +28,17 @@ func RunClasses(t *testing.T, open func(t *testing.T, c kgstore.Classifier) kgst
 			t.Fatalf("%T does not implement kgstore.ClassReader", s)
 		}
 		ctx := context.Background()
-		for _, task := range Tasks() {
+		// A few graphs, not every fixture: each write is a transaction on
+		// a server backend, and these cover GT and predicted graphs, both
+		// write paths, CJK text and an empty graph.
+		for _, task := range Tasks()[:3] {
 			mustPutTask(t, s, task)
 			got, err := cr.TaskClasses(ctx, task.ID)
 			must(t, err, "TaskClasses "+task.ID)
 			checkClasses(t, "task "+task.ID, got, c.Classify(gtGraph(task)))
 		}
 		preds := Predictions()
-		for i, p := range preds {
+		for i, p := range preds[:4] {
 			if i%2 == 0 {
 				must(t, s.PutPrediction(ctx, p.Key, p.Prediction), "PutPrediction")
 			} else {
