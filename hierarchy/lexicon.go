@@ -33,6 +33,8 @@ type LexiconEntry struct {
 	// norm is Term after the same folding as relations.
 	norm  string
 	ascii bool
+	// spaced is " "+norm+" ", for whole-word matching of ASCII terms.
+	spaced string
 }
 
 // Class returns the class the entry votes for.
@@ -95,6 +97,7 @@ func ParseLexicon(b []byte) (*Lexicon, error) {
 		}
 		e.norm = foldTerm(e.Term)
 		e.ascii = isASCII(e.norm)
+		e.spaced = " " + e.norm + " "
 		if e.norm == "" {
 			return nil, fmt.Errorf("lexicon line %d: empty term", n)
 		}
@@ -209,7 +212,7 @@ func (l *Lexicon) matchWhere(text, where string) []LexiconEntry {
 				out = append(out, e)
 			}
 		} else if e.ascii {
-			if strings.Contains(spaced, " "+e.norm+" ") {
+			if strings.Contains(spaced, e.spaced) {
 				out = append(out, e)
 			}
 		} else if strings.Contains(folded, e.norm) {
