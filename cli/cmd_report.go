@@ -8,13 +8,16 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
+	"github.com/kgjudge/kgjudge/leaderboard"
 	"github.com/kgjudge/kgjudge/matcher"
 	"github.com/kgjudge/kgjudge/report"
+	"github.com/kgjudge/kgjudge/runset"
 )
 
 type reportOptions struct {
@@ -23,17 +26,31 @@ type reportOptions struct {
 	HTML  string
 	MD    string
 	Title string
+	// By lists the leaderboards shown, each a --by of kgjudge leaderboard
+	// (default: one per dimension run, model, framework, subset, language).
+	By        []string
+	GT        string
+	Meta      string
+	Missing   string
+	Bootstrap bool
 }
+
+// reportBoards are the leaderboards a report shows by default: the issue's
+// model, framework, subset and language, after the runs themselves.
+var reportBoards = []string{"run", "model", "framework", "subset", "language"}
 
 func reportCommand() *ucli.Command {
 	var o reportOptions
 	return &ucli.Command{
 		Name:      "report",
 		Usage:     "write one offline HTML file (and/or Markdown) showing scored runs: leaderboard, tasks, drill-down, side by side",
-		UsageText: "kgjudge report RUN [RUN...] [--store DIR] [--out DIR] --html FILE [--md FILE]",
+		UsageText: "kgjudge report RUN [RUN...] [--store DIR] [--out DIR] --html FILE [--md FILE] [--by DIMS ...] [--gt PATH] [--meta FILE]",
 		Description: `Reads scored runs back and writes a report that opens from disk with no network:
-an overview (runs, leaderboard, charts of recall by relation class and depth, validity by
-class, the invalid-prediction taxonomy, unjudged and failed counts, manifests), a sortable and
+an overview (leaderboards with 95% intervals clustered by task and paired differences,
+Holm-corrected, as kgjudge leaderboard computes them; a chart of F1 by model x subset; the
+runs' avg@N and best@N; the judge's self-consistency; charts of recall by relation class and
+depth, validity by class, the invalid-prediction taxonomy, whole-output failures, unjudged,
+missing and failed counts, manifests), a sortable and
 filterable table of tasks x runs with deltas against a chosen baseline, and per task and
 sample the GT graph coloured by verdict (click a GT triple for its supporting predicted
 triples, the verdict's kind, reason and judge, and the candidates the judge was shown), the
@@ -45,6 +62,12 @@ looked up under --out (OUT/RUN, or OUT itself when its summary.json names that r
 ground truth and, for code-protocol runs, the predicted triples are read from --store.
 Same runs, same bytes.
 
+Leaderboards: one per --by (repeatable; each is a --by of kgjudge leaderboard, such as
+model,subset; default: run, model, framework, subset and language, one board each). A run's
+model and framework come from the store (score --model/--framework or the runs file), else
+--meta, else the model is the run name; a task's subset and language from the store or --gt.
+A sample a run lacks (summary.json "missing") scores 0 (--missing skip leaves it out).
+
 EXAMPLES:
    kgjudge score --gt examples/gt --pred examples/pred --run demo --store .kgjudge --out kgjudge-out
    kgjudge report demo --store .kgjudge --out kgjudge-out --html kgjudge-out/report.html --md kgjudge-out/report.md`,
@@ -54,8 +77,14 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "html", Usage: "write the HTML report to FILE", Destination: &o.HTML},
 			&ucli.StringFlag{Name: "md", Usage: "write a Markdown report to FILE", Destination: &o.MD},
 			&ucli.StringFlag{Name: "title", Usage: "report title", Value: "kgjudge report", Destination: &o.Title},
+			&ucli.StringSliceFlag{Name: "by", Usage: "a leaderboard grouped by any of " + strings.Join(leaderboard.Dimensions, ",") + " (repeatable; default: one each by " + strings.Join(reportBoards, ", ") + ")"},
+			&ucli.StringFlag{Name: "gt", Usage: "ground-truth task file or directory for the leaderboards: task subset, language and domain, and the tasks every run must cover (a task it lacks scores 0)", Destination: &o.GT, EnvVars: []string{"KGJUDGE_GT"}},
+			&ucli.StringFlag{Name: "meta", Usage: "run properties for the leaderboards: CSV/TSV with run (or name), model, framework columns, or a JSON array of such objects", Destination: &o.Meta},
+			&ucli.StringFlag{Name: "missing", Usage: "zero (a missing sample scores 0, as the reference) | skip", Value: "zero", Destination: &o.Missing},
+			&ucli.BoolFlag{Name: "bootstrap", Usage: "add cluster bootstrap intervals to the leaderboards (2000 resamples of the tasks, fixed seed)", Destination: &o.Bootstrap},
 		},
 		Action: func(c *ucli.Context) error {
+			o.By = c.StringSlice("by")
 			_, err := runReport(c.Context, o, c.Args().Slice(), c.App.Writer)
 			return err
 		},
@@ -68,6 +97,21 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 	}
 	if o.HTML == "" && o.MD == "" {
 		return nil, userErrorf("report needs --html FILE and/or --md FILE")
+	}
+	skip, err := parseMissing(o.Missing)
+	if err != nil {
+		return nil, err
+	}
+	if len(o.By) == 0 {
+		o.By = reportBoards
+	}
+	var bys [][]string
+	for _, b := range o.By {
+		by, err := leaderboard.ParseBy(b)
+		if err != nil {
+			return nil, &UserError{Err: fmt.Errorf("--by %s: %w", b, err)}
+		}
+		bys = append(bys, by)
 	}
 	in := &report.Input{Title: o.Title}
 	var store kgstore.Store
@@ -91,6 +135,15 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 		if err != nil {
 			return nil, err
 		}
+		if store != nil {
+			if info, err := store.Run(ctx, run.Name); err == nil {
+				for k, v := range map[string]string{"model": info.Model, "framework": info.Framework, "subset": info.Subset, "notes": info.Notes} {
+					if v != "" {
+						run.Info[k] = v
+					}
+				}
+			}
+		}
 		for i := range run.Samples {
 			it := run.Samples[i].Item
 			if _, ok := tasks[it.QID]; !ok {
@@ -113,6 +166,9 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 	for _, id := range ids {
 		in.Tasks = append(in.Tasks, tasks[id])
 	}
+	if err := reportLeaderboards(ctx, in, store, o, bys, skip); err != nil {
+		return nil, err
+	}
 	for _, w := range []struct {
 		path  string
 		write func(io.Writer, report.Input) error
@@ -126,6 +182,68 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 		fmt.Fprintf(stdout, "wrote %s\n", w.path)
 	}
 	return in, nil
+}
+
+// reportLeaderboards computes the report's leaderboards with the
+// leaderboard package, from the runs already read (items and the samples
+// summary.json lists as missing), so the report and kgjudge leaderboard
+// show the same numbers for the same runs.
+func reportLeaderboards(ctx context.Context, in *report.Input, store kgstore.Store, o reportOptions, bys [][]string, skip bool) error {
+	set := runset.Set{Tasks: map[string]runset.Task{}}
+	for _, t := range in.Tasks {
+		set.Tasks[t.ID] = runset.Task{ID: t.ID, Subset: t.Subset, Language: t.Language}
+	}
+	for _, r := range in.Runs {
+		rs := runset.Run{Name: r.Name, Model: r.Name, Protocol: r.Summary.Protocol, Judge: r.Summary.Judge, N: r.Summary.NumSamples, Source: r.Name}
+		if store != nil {
+			if info, err := store.Run(ctx, r.Name); err == nil {
+				if info.Model != "" {
+					rs.Model = info.Model
+				}
+				rs.Framework = info.Framework
+			}
+		}
+		for _, smp := range r.Samples {
+			rs.Samples = append(rs.Samples, runset.SampleFromItem(smp.Item))
+		}
+		for _, m := range r.Summary.Missing {
+			rs.Samples = append(rs.Samples, runset.Sample{TaskID: m.TaskID, Index: m.Sample, Missing: true})
+		}
+		runset.SortSamples(rs.Samples)
+		set.Runs = append(set.Runs, rs)
+	}
+	if o.GT != "" {
+		tasks, ids, err := runset.ReadTasks(o.GT)
+		if err != nil {
+			return &UserError{Err: fmt.Errorf("--gt: %w", err)}
+		}
+		for id, t := range tasks {
+			set.Tasks[id] = t
+		}
+		set.Universe = ids
+	}
+	if o.Meta != "" {
+		meta, err := runset.ReadMeta(o.Meta)
+		if err != nil {
+			return asUser(err)
+		}
+		runset.ApplyMeta(set.Runs, meta)
+	}
+	for _, by := range append(bys, []string{"model", "subset"}) {
+		b, err := leaderboard.Build(set, leaderboard.Options{By: by, Skip: skip, Bootstrap: o.Bootstrap})
+		if err != nil {
+			// Runs the leaderboard cannot rank together (scored under two
+			// protocols) still get the rest of the report, which says why
+			// the leaderboards are not there.
+			in.Leaderboards, in.ModelBySubset = nil, nil
+			in.LeaderboardNote = fmt.Sprintf("no leaderboard: %v", err)
+			return nil
+		}
+		in.Leaderboards = append(in.Leaderboards, b)
+	}
+	in.ModelBySubset = in.Leaderboards[len(in.Leaderboards)-1]
+	in.Leaderboards = in.Leaderboards[:len(in.Leaderboards)-1]
+	return nil
 }
 
 // runDir resolves a RUN argument to an output directory.

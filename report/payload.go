@@ -6,8 +6,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"sort"
+	"strings"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/leaderboard"
 	"github.com/kgjudge/kgjudge/matcher"
 )
 
@@ -15,11 +17,12 @@ import (
 // are separate blobs, decoded only when a task is opened, so a report of
 // thousands of samples opens as fast as a small one.
 type overview struct {
-	Title       string        `json:"title"`
-	Runs        []runView     `json:"runs"`
-	Leaderboard *Table        `json:"leaderboard,omitempty"`
-	Differences *Table        `json:"differences,omitempty"`
-	Tasks       []taskSummary `json:"tasks"`
+	Title           string               `json:"title"`
+	Runs            []runView            `json:"runs"`
+	Leaderboards    []*leaderboard.Board `json:"leaderboards"`
+	ModelBySubset   *leaderboard.Board   `json:"model_by_subset,omitempty"`
+	LeaderboardNote string               `json:"leaderboard_note,omitempty"`
+	Tasks           []taskSummary        `json:"tasks"`
 }
 
 type runView struct {
@@ -35,7 +38,14 @@ type runView struct {
 	UnjudgedItems int                    `json:"unjudged_items"`
 	Parse         map[kg.ParseStatus]int `json:"parse"`
 	Failed        []string               `json:"failed"`
-	Structure     any                    `json:"structure,omitempty"`
+	// Missing counts the samples the run lacks (summary.json "missing").
+	Missing   int `json:"missing"`
+	Structure any `json:"structure,omitempty"`
+	// Consistency is the judge's self-consistency over the run's samples
+	// with both passes (nil without a validity pass).
+	Consistency *matcher.SelfConsistency `json:"self_consistency,omitempty"`
+	// Estimate is the calibrated judge's one-line estimate, if any.
+	Estimate string `json:"estimate,omitempty"`
 }
 
 // taskSummary is one row of the tasks table: per run, the task's avg@N.
@@ -53,6 +63,7 @@ type taskScore struct {
 	R       float64 `json:"r"`
 	F1      float64 `json:"f1"`
 	BestF1  float64 `json:"best_f1"`
+	Missing int     `json:"missing,omitempty"`
 }
 
 // taskDetail is one task's blob: the GT graph once, and per run and sample
@@ -76,6 +87,11 @@ type sampleView struct {
 	Cov []claimView `json:"cov"`
 	// Val per predicted triple (paper protocol only).
 	Val []claimView `json:"val,omitempty"`
+	// GTClass and PredClass are each triple's relation class, as the
+	// hierarchy analysis of the sample classified its relation ("" when
+	// the item has no structure report).
+	GTClass   []string `json:"gt_class,omitempty"`
+	PredClass []string `json:"pred_class,omitempty"`
 }
 
 // claimView is one verdict: [state, kind, judge, reason, support, shown,
@@ -83,7 +99,10 @@ type sampleView struct {
 type claimView [7]any
 
 func buildPayload(in Input) (overview, []taskDetail) {
-	ov := overview{Title: in.Title, Leaderboard: in.Leaderboard, Differences: in.Differences, Runs: []runView{}, Tasks: []taskSummary{}}
+	ov := overview{Title: in.Title, Leaderboards: in.Leaderboards, ModelBySubset: in.ModelBySubset, LeaderboardNote: in.LeaderboardNote, Runs: []runView{}, Tasks: []taskSummary{}}
+	if ov.Leaderboards == nil {
+		ov.Leaderboards = []*leaderboard.Board{}
+	}
 	tasks := append([]kg.Task(nil), in.Tasks...)
 	sort.Slice(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
 	at := map[string]int{}
@@ -102,7 +121,11 @@ func buildPayload(in Input) (overview, []taskDetail) {
 		s := r.Summary
 		rv := runView{Name: r.Name, Protocol: string(s.Protocol), Judge: s.Judge, NumQueries: s.NumQueries, NumSamples: s.NumSamples,
 			Avg: s.Avg, Best: s.Best, Unjudged: s.Unjudged, UnjudgedItems: s.UnjudgedItems, Parse: s.ParseReports, Failed: s.Failed,
-			Structure: r.Structure}
+			Structure: r.Structure, Missing: len(s.Missing)}
+		if s.Estimate != nil {
+			rv.Estimate = s.Estimate.Text
+		}
+		rv.Consistency = selfConsistency(r.Samples)
 		if rv.Failed == nil {
 			rv.Failed = []string{}
 		}
@@ -125,7 +148,7 @@ func buildPayload(in Input) (overview, []taskDetail) {
 				continue
 			}
 			ov.Tasks[i].Runs[r.Name] = &taskScore{Samples: ts.Samples, P: ts.Avg["triplet_precision"], R: ts.Avg["triplet_recall"],
-				F1: ts.Avg["triplet_f1"], BestF1: ts.Best["triplet_f1"]}
+				F1: ts.Avg["triplet_f1"], BestF1: ts.Best["triplet_f1"], Missing: ts.Missing}
 		}
 		for _, smp := range r.Samples {
 			it := smp.Item
@@ -133,7 +156,10 @@ func buildPayload(in Input) (overview, []taskDetail) {
 			if !ok {
 				continue
 			}
-			details[i].Runs[r.Name] = append(details[i].Runs[r.Name], sampleOf(it, smp.Pred))
+			sv := sampleOf(it, smp.Pred)
+			sv.GTClass = relationClasses(it.Structure, "gt", details[i].GT)
+			sv.PredClass = relationClasses(it.Structure, "pred", sv.Pred)
+			details[i].Runs[r.Name] = append(details[i].Runs[r.Name], sv)
 		}
 	}
 	for i := range details {
@@ -167,6 +193,64 @@ func sampleOf(it *matcher.Item, pred *kg.Prediction) sampleView {
 		}
 	}
 	return sv
+}
+
+// selfConsistency is matcher.SelfConsistency (what kgjudge agree reports)
+// over a run's samples, read from their item records; nil when no sample
+// has a validity pass.
+func selfConsistency(samples []Sample) *matcher.SelfConsistency {
+	var c matcher.SelfConsistency
+	has := false
+	for _, smp := range samples {
+		it := smp.Item
+		if it.Coverage == nil || it.Validity == nil {
+			continue
+		}
+		has = true
+		cov := make([]kg.Verdict, len(it.Coverage.PerGTTriple))
+		for i, g := range it.Coverage.PerGTTriple {
+			cov[i] = kg.Verdict{GTIndex: g.GTIndex, State: g.State, Support: g.SupportingPredIndices}
+		}
+		val := make([]kg.Validity, len(it.Validity.PerPredTriple))
+		for i, p := range it.Validity.PerPredTriple {
+			val[i] = kg.Validity{PredIndex: p.PredIndex, State: p.State}
+		}
+		c.AddSample(cov, val)
+	}
+	if !has {
+		return nil
+	}
+	return &c
+}
+
+// relationClasses maps each triple to its relation's class from the item's
+// structure report (hierarchy: per graph, a list of relations with their
+// class); nil when the item has none.
+func relationClasses(structure any, graph string, triples [][3]string) []string {
+	m, _ := structure.(map[string]any)
+	g, _ := m[graph].(map[string]any)
+	rels, _ := g["relations"].([]any)
+	if len(rels) == 0 {
+		return nil
+	}
+	class := map[string]string{}
+	for _, r := range rels {
+		rm, _ := r.(map[string]any)
+		name, _ := rm["relation"].(string)
+		c, _ := rm["class"].(string)
+		if prev, ok := class[name]; ok && !strings.Contains("/"+prev+"/", "/"+c+"/") {
+			// One relation, several classes (the kinds of its heads and
+			// tails decide): show both.
+			class[name] = prev + "/" + c
+		} else if !ok {
+			class[name] = c
+		}
+	}
+	out := make([]string, len(triples))
+	for i, t := range triples {
+		out[i] = class[t[1]]
+	}
+	return out
 }
 
 func ints(x []int) []int {

@@ -7,6 +7,7 @@ package report
 
 import (
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/leaderboard"
 	"github.com/kgjudge/kgjudge/matcher"
 )
 
@@ -16,11 +17,17 @@ type Input struct {
 	// Tasks are the ground truths the runs were scored against.
 	Tasks []kg.Task
 	Runs  []Run
-	// Leaderboard, when set, is shown first on the overview (computed by
-	// the leaderboard package, intervals included).
-	Leaderboard *Table
-	// Differences are paired differences between runs, if computed.
-	Differences *Table
+	// Leaderboards are shown first on the overview, in order, each with
+	// its rows' 95% intervals and its paired differences, exactly as the
+	// leaderboard package computed them (kgjudge leaderboard --format json
+	// gives the same numbers).
+	Leaderboards []*leaderboard.Board
+	// ModelBySubset, when set, is drawn as the chart of the ranking metric
+	// by model x subset (a board grouped by model,subset).
+	ModelBySubset *leaderboard.Board
+	// LeaderboardNote says why there are no leaderboards, when there are
+	// none (runs scored under two protocols).
+	LeaderboardNote string
 }
 
 // Run is one scored run.
@@ -40,11 +47,4 @@ type Run struct {
 type Sample struct {
 	Item *matcher.Item
 	Pred *kg.Prediction
-}
-
-// Table is a precomputed table: header and rows of cells as text.
-type Table struct {
-	Caption string     `json:"caption,omitempty"`
-	Columns []string   `json:"columns"`
-	Rows    [][]string `json:"rows"`
 }
