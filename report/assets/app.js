@@ -104,13 +104,15 @@
     var key = b.by.join('-');
     var m = b.metric, mn = METRIC_NAMES[m] || m;
     var wrap = el('div', { class: 'board', id: 'board-' + key, 'data-by': b.by.join(',') }, [el('h2', { text: 'Leaderboard by ' + b.by.join(' × ') })]);
-    var cols = ['#'].concat(b.by).concat(['runs', 'tasks', 'N', 'missing', 'avg@N ' + mn, '95% CI']);
+    // A board by run names its runs already.
+    var showRuns = b.by.indexOf('run') < 0;
+    var cols = ['#'].concat(b.by).concat(showRuns ? ['runs'] : []).concat(['tasks', 'N', 'missing', 'avg@N ' + mn, '95% CI']);
     if (b.bootstrap) { cols.push('bootstrap'); }
     cols = cols.concat(['avg@N P', 'avg@N R', 'avg@N node F1', 'best@N ' + mn, '95% CI', 'sd within task']);
     var rows = b.rows.map(function (r, i) {
       var a = r.avg[m], bs = r.best[m];
       var cells = [el('td', { text: String(i + 1) })].concat(r.group.map(function (g) { return el('td', { text: g }); }))
-        .concat([el('td', { text: r.runs.join(', ') }), el('td', { text: String(r.tasks) }), el('td', { text: String(r.n) }), el('td', { 'data-metric': 'missing', text: String(r.missing) }),
+        .concat(showRuns ? [el('td', { text: r.runs.join(', ') })] : []).concat([el('td', { text: String(r.tasks) }), el('td', { text: String(r.n) }), el('td', { 'data-metric': 'missing', text: String(r.missing) }),
           el('td', { 'data-metric': 'avg.' + m, text: f4(a.mean) }), el('td', { 'data-ci': 'avg.' + m, text: ci(a) })]);
       if (b.bootstrap) { cells.push(el('td', { 'data-boot': 'avg.' + m, text: a.bootstrap ? ci({ has_ci: true, ci_low: a.bootstrap.ci_low, ci_high: a.bootstrap.ci_high }) : '–' })); }
       ['triplet_precision', 'triplet_recall', 'node_f1'].forEach(function (k) { cells.push(el('td', { 'data-metric': 'avg.' + k, title: '95% CI ' + ci(r.avg[k]), text: f4(r.avg[k].mean) })); });
@@ -137,9 +139,10 @@
 
   // ciChart draws means with their 95% intervals as whiskers: rows of
   // [label, figure].
-  function ciChart(id, title, rows, colours) {
+  function ciChart(id, title, rows, colours, labelWidth) {
     var ns = 'http://www.w3.org/2000/svg';
-    var h = 22 * rows.length + 24, w = 560, x0 = 220, span = 280;
+    var x0 = labelWidth || 130, span = 240, h = 22 * rows.length + 24, w = x0 + span + 60;
+    var maxChars = Math.floor(x0 / 6.5);
     var svg = document.createElementNS(ns, 'svg');
     svg.setAttribute('id', id); svg.setAttribute('width', w); svg.setAttribute('height', h);
     svg.setAttribute('role', 'img'); svg.setAttribute('aria-label', title);
@@ -157,7 +160,7 @@
     });
     rows.forEach(function (r, i) {
       var y = 4 + 22 * i, f = r[1];
-      add('text', { x: 0, y: y + 13 }, r[0].length > 34 ? r[0].slice(0, 33) + '…' : r[0]);
+      add('text', { x: 0, y: y + 13 }, r[0].length > maxChars ? r[0].slice(0, maxChars - 1) + '…' : r[0]);
       add('rect', { x: x0, y: y, height: 14, width: X(f.mean) - x0, fill: (colours && colours[i]) || '#0969da', 'data-mean': f4(f.mean) });
       if (f.has_ci) {
         add('line', { x1: X(f.ci_low), x2: X(f.ci_high), y1: y + 7, y2: y + 7, stroke: '#1f2328', 'stroke-width': 1.5 });
@@ -179,7 +182,7 @@
     var rows = b.rows.slice().sort(function (x, y) { return x.group[0] < y.group[0] ? -1 : x.group[0] > y.group[0] ? 1 : (x.group[1] < y.group[1] ? -1 : x.group[1] > y.group[1] ? 1 : 0); });
     var m = b.metric, mn = METRIC_NAMES[m] || m;
     var fig = ciChart('chart-model-subset', 'avg@N ' + mn + ' by model × subset, 95% CI', rows.map(function (r) { return [r.group[0] + ' · ' + r.group[1], r.avg[m]]; }),
-      rows.map(function (r) { return palette[subsets.indexOf(r.group[1]) % palette.length]; }));
+      rows.map(function (r) { return palette[subsets.indexOf(r.group[1]) % palette.length]; }), 240);
     fig.appendChild(el('p', { class: 'legend' }, subsets.map(function (s, i) { return el('span', { style: 'color:' + palette[i % palette.length], text: '■ ' + s + ' ' }); })));
     return fig;
   }
@@ -220,6 +223,8 @@
         }))]));
     }
 
+    var boxes = el('div', { class: 'run-structures' });
+    sec.appendChild(boxes);
     OV.runs.forEach(function (r) {
       var st = r.structure || {};
       var box = el('div', { class: 'run-structure', 'data-run': r.name }, [el('h3', { text: r.name })]);
@@ -255,7 +260,7 @@
       box.appendChild(el('ul', { class: 'manifest' }, info.concat([el('li', { text: 'parse: ' + parse }),
         el('li', { text: 'missing samples: ' + r.missing }),
         el('li', { text: 'unjudged: ' + r.unjudged.coverage + ' coverage, ' + r.unjudged.validity + ' validity, in ' + r.unjudged_items + ' sample(s)' })])));
-      sec.appendChild(box);
+      boxes.appendChild(box);
     });
   }
 
@@ -463,5 +468,7 @@
   // cytoscape-dagre registers its layout on window.cytoscape as it loads.
   window.addEventListener('hashchange', route);
   route();
+  // When the overview was built, for the scale test's time to interactive.
+  window.kgReady = performance.now();
   document.body.setAttribute('data-ready', '1');
 })();
