@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -83,17 +85,42 @@ func TestReportScale(t *testing.T) {
 
 	b := newBrowser(t)
 	url := "file://" + html
-	type timing struct{ FCP, Ready, Load float64 }
+	// A reader's first click, made as soon as the page can take one: a
+	// timer polls from the first script on (timers run only when the main
+	// thread is free, between the parser's tasks) and, once the overview is
+	// built, follows the Tasks link; kgTasksShown is when the 200-row tasks
+	// table is there. This is "interactive", not merely "drawn".
+	probe := `(function poll() {
+	  if (window.kgReady && document.querySelector('#runs-table')) {
+	    window.kgClick = performance.now();
+	    location.hash = '#/tasks';
+	    (function wait() { if (document.querySelector('#tasks-table')) { window.kgTasksShown = performance.now(); } else { setTimeout(wait, 1); } })();
+	  } else { setTimeout(poll, 1); }
+	})();`
+	var probeID page.ScriptIdentifier
+	b.run(t, "probe", chromedp.ActionFunc(func(ctx context.Context) error {
+		id, err := page.AddScriptToEvaluateOnNewDocument(probe).Do(ctx)
+		probeID = id
+		return err
+	}))
+	type timing struct{ FCP, Ready, Click, Tasks, DCL, Load float64 }
 	var loads []timing
 	for i := range 3 {
 		var tm timing
 		b.run(t, "open", chromedp.Navigate("about:blank"), chromedp.Navigate(url),
-			chromedp.WaitVisible(`#runs-table`, chromedp.ByQuery),
+			chromedp.WaitVisible(`#tasks-table`, chromedp.ByQuery),
+			chromedp.Poll(`window.kgTasksShown > 0 && performance.getEntriesByType('navigation')[0].loadEventEnd > 0`, nil),
 			chromedp.Evaluate(`({FCP: (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || 0,
-				Ready: window.kgReady, Load: performance.getEntriesByType('navigation')[0].loadEventEnd})`, &tm))
-		t.Logf("load %d (%s): first contentful paint %.0f ms, overview built %.0f ms, load event %.0f ms", i+1, map[bool]string{true: "cold", false: "warm"}[i == 0], tm.FCP, tm.Ready, tm.Load)
+				Ready: window.kgReady, Click: window.kgClick, Tasks: window.kgTasksShown,
+				DCL: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+				Load: performance.getEntriesByType('navigation')[0].loadEventEnd})`, &tm))
+		t.Logf("load %d (%s): overview built %.0f ms, first click taken %.0f ms, tasks table shown %.0f ms, first contentful paint %.0f ms (0: not reported), DOMContentLoaded %.0f ms, load %.0f ms (from navigation start)",
+			i+1, map[bool]string{true: "cold", false: "warm"}[i == 0], tm.Ready, tm.Click, tm.Tasks, tm.FCP, tm.DCL, tm.Load)
 		loads = append(loads, tm)
 	}
+	b.run(t, "no probe", chromedp.ActionFunc(func(ctx context.Context) error {
+		return page.RemoveScriptToEvaluateOnNewDocument(probeID).Do(ctx)
+	}), chromedp.Navigate("about:blank"), chromedp.Navigate(url), chromedp.WaitVisible(`#runs-table`, chromedp.ByQuery))
 	var tasksMS, drillMS float64
 	b.run(t, "tasks", chromedp.Evaluate(`(function(){var t=performance.now(); location.hash='#/tasks'; return new Promise(function(ok){(function w(){ if(document.querySelector('#tasks-table')){ok(performance.now()-t);} else {requestAnimationFrame(w);} })();});})()`, &tasksMS, awaitPromise))
 	b.run(t, "drill-down", chromedp.Evaluate(`(function(){var t=performance.now(); location.hash='#/task/0/run1/0'; return new Promise(function(ok){(function w(){ if(document.querySelector('#gt-list') && document.querySelector('#graph canvas')){ok(performance.now()-t);} else {requestAnimationFrame(w);} })();});})()`, &drillMS, awaitPromise))
@@ -106,10 +133,10 @@ func TestReportScale(t *testing.T) {
 	}
 	ready := make([]float64, len(loads))
 	for i, l := range loads {
-		ready[i] = l.Ready
+		ready[i] = l.Tasks
 	}
 	sort.Float64s(ready)
-	t.Logf("overview interactive: median %s ms of %d loads (target 2000)", strconv.FormatFloat(ready[len(ready)/2], 'f', 0, 64), len(loads))
+	t.Logf("overview interactive (first click answered): median %s ms of %d loads (target 2000)", strconv.FormatFloat(ready[len(ready)/2], 'f', 0, 64), len(loads))
 	if ready[len(ready)/2] > 2000 {
 		t.Errorf("overview interactive after %.0f ms (median), target 2 s", ready[len(ready)/2])
 	}

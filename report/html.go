@@ -24,6 +24,9 @@ var (
 	styleCSS string
 )
 
+// The task blobs come last, after the page's script: the overview is drawn
+// (and can be clicked) while the parser still reads the blobs, which only a
+// task page needs.
 var page = template.Must(template.New("report").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -33,11 +36,11 @@ var page = template.Must(template.New("report").Parse(`<!doctype html>
 </head><body>
 <div id="app"><noscript>This report needs JavaScript.</noscript></div>
 <script type="application/json" id="kg-overview">{{.Overview}}</script>
-{{range $i, $b := .Blobs}}<script type="application/octet-stream" id="kg-task-{{$i}}">{{$b}}</script>
-{{end}}<script>{{.Cytoscape}}</script>
+<script>{{.Cytoscape}}</script>
 <script>{{.Dagre}}</script>
 <script>{{.App}}</script>
-</body></html>
+{{range $i, $b := .Blobs}}<script type="application/octet-stream" id="kg-task-{{$i}}">{{$b}}</script>
+{{end}}</body></html>
 `))
 
 // WriteHTML writes the report as one self-contained HTML file. The same

@@ -43,6 +43,11 @@
 
   function taskDetail(i) {
     if (cache[i]) { return Promise.resolve(cache[i]); }
+    // The blobs follow this script in the file: until the parser is done
+    // with them, a blob may be absent or cut short.
+    if (document.readyState === 'loading') {
+      return new Promise(function (ok) { document.addEventListener('DOMContentLoaded', ok); }).then(function () { return taskDetail(i); });
+    }
     var b64 = document.getElementById('kg-task-' + i).textContent.trim();
     var bin = atob(b64);
     var bytes = new Uint8Array(bin.length);
