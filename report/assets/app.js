@@ -276,7 +276,7 @@
     var baseline = sessionStorage.getItem('kg-baseline') || runs[0];
     var sortKey = sessionStorage.getItem('kg-sort') || 'id';
     var sortDir = Number(sessionStorage.getItem('kg-dir') || 1);
-    var filter = el('input', { id: 'task-filter', placeholder: 'filter tasks', value: sessionStorage.getItem('kg-filter') || '' });
+    var filter = el('input', { id: 'task-filter', placeholder: 'filter: task, subset or language', value: sessionStorage.getItem('kg-filter') || '' });
     var sel = el('select', { id: 'baseline' }, runs.map(function (r) { var o = el('option', { value: r, text: r }); if (r === baseline) { o.selected = true; } return o; }));
     var body = el('tbody');
     var cols = [['id', 'task'], ['subset', 'subset'], ['language', 'lang'], ['gt', 'GT']];
@@ -296,7 +296,11 @@
     function render() {
       body.textContent = '';
       var q = filter.value.toLowerCase();
-      var idx = OV.tasks.map(function (_, i) { return i; }).filter(function (i) { return OV.tasks[i].id.toLowerCase().indexOf(q) >= 0; });
+      // The filter matches a task's id, subset or language.
+      var idx = OV.tasks.map(function (_, i) { return i; }).filter(function (i) {
+        var t = OV.tasks[i];
+        return [t.id, t.subset || '', t.language || ''].some(function (v) { return v.toLowerCase().indexOf(q) >= 0; });
+      });
       idx.sort(function (a, b) {
         var x = val(OV.tasks[a], sortKey), y = val(OV.tasks[b], sortKey);
         if (x === y) { return a - b; }
@@ -336,15 +340,26 @@
       if (!(n in names)) { names[n] = 'n' + Object.keys(names).length; elements.push({ data: { id: names[n], label: n.length > 40 ? n.slice(0, 37) + '…' : n } }); }
       return names[n];
     }
+    // A node is coloured by the triples that touch it: all covered, none
+    // covered, or some.
+    var touch = {};
     d.gt.forEach(function (t, i) {
       var c = cov ? cov[i] : null;
       elements.push({ data: { id: 'e' + i, source: node(t[0]), target: node(t[2]), label: t[1], colour: colourOf(c), gt: i },
         classes: (diff && diff[i]) ? 'diff' : '' });
+      [t[0], t[2]].forEach(function (n) {
+        var k = touch[names[n]] || (touch[names[n]] = { all: 0, cov: 0 });
+        k.all++; if (stateOf(c) === 'covered') { k.cov++; }
+      });
+    });
+    elements.forEach(function (e) {
+      var k = touch[e.data.id];
+      if (k && e.data.source === undefined) { e.data.colour = k.cov === k.all ? KIND_COLOURS.direct : (k.cov === 0 ? KIND_COLOURS.uncovered : '#57606a'); }
     });
     var cy = cytoscape({
       container: container, elements: elements, wheelSensitivity: 0.3,
       style: [
-        { selector: 'node', style: { label: 'data(label)', 'font-size': 9, width: 10, height: 10, 'background-color': '#57606a', 'text-valign': 'bottom' } },
+        { selector: 'node', style: { label: 'data(label)', 'font-size': 9, width: 10, height: 10, 'background-color': 'data(colour)', 'text-valign': 'bottom' } },
         { selector: 'edge', style: { width: 2, 'line-color': 'data(colour)', 'target-arrow-color': 'data(colour)', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 7, color: '#57606a' } },
         { selector: 'edge.diff', style: { width: 5, 'line-style': 'dashed' } },
         { selector: 'edge:selected', style: { width: 6, 'line-color': '#0969da', 'target-arrow-color': '#0969da' } }
@@ -403,7 +418,8 @@
       if (!s) { app.appendChild(el('p', { text: 'run ' + run + ' has no sample of this task' })); return; }
       app.appendChild(el('p', { id: 'sample-metrics', text: 'P ' + f4(s.p) + ' · R ' + f4(s.r) + ' · F1 ' + f4(s.f1) + ' · judge ' + s.judge + ' · parse ' + s.parse }));
       var legend = el('p', { class: 'legend' }, Object.keys(KIND_COLOURS).filter(function (k) { return ['recorded', 'calibrated', 'covered'].indexOf(k) < 0; })
-        .map(function (k) { return el('span', { style: 'color:' + KIND_COLOURS[k], text: '■ ' + k + ' ' }); }));
+        .map(function (k) { return el('span', { style: 'color:' + KIND_COLOURS[k], text: '■ ' + k + ' ' }); })
+        .concat([el('span', { class: 'note', text: ' · nodes: green when every GT triple at them is covered, red when none is, grey when some are' })]));
       app.appendChild(legend);
       var wrap = el('div', { class: 'split' });
       var gdiv = el('div', { id: 'graph', class: 'graph' });
