@@ -204,7 +204,9 @@ func reportLeaderboards(ctx context.Context, in *report.Input, store kgstore.Sto
 			}
 		}
 		for _, smp := range r.Samples {
-			rs.Samples = append(rs.Samples, runset.SampleFromItem(smp.Item))
+			s := runset.SampleFromItem(smp.Item)
+			s.Claims = nil // only diffs read them
+			rs.Samples = append(rs.Samples, s)
 		}
 		for _, m := range r.Summary.Missing {
 			rs.Samples = append(rs.Samples, runset.Sample{TaskID: m.TaskID, Index: m.Sample, Missing: true})
@@ -313,11 +315,20 @@ func readRunOutputs(dir string) (*report.Run, error) {
 		if err != nil {
 			return nil, userErrorf("report: %w", err)
 		}
-		var it matcher.Item
+		// Only the relation classes of the item's structure report are
+		// read: the whole report, as generic JSON, costs more memory than
+		// the verdicts (a 200 x 4 x 3 report held 3 GB).
+		var it struct {
+			matcher.Item
+			Structure *report.ItemStructure `json:"structure,omitempty"`
+		}
 		if err := json.Unmarshal(b, &it); err != nil {
 			return nil, userErrorf("report: %s: %w", f, err)
 		}
-		run.Samples = append(run.Samples, report.Sample{Item: &it})
+		if it.Structure != nil {
+			it.Item.Structure = it.Structure
+		}
+		run.Samples = append(run.Samples, report.Sample{Item: &it.Item})
 	}
 	sort.SliceStable(run.Samples, func(i, j int) bool {
 		a, b := run.Samples[i].Item, run.Samples[j].Item

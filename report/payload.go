@@ -225,25 +225,40 @@ func selfConsistency(samples []Sample) *matcher.SelfConsistency {
 
 // relationClasses maps each triple to its relation's class from the item's
 // structure report (hierarchy: per graph, a list of relations with their
-// class); nil when the item has none.
+// class): an *ItemStructure, or the report decoded as generic JSON; nil
+// when the item has none.
 func relationClasses(structure any, graph string, triples [][3]string) []string {
-	m, _ := structure.(map[string]any)
-	g, _ := m[graph].(map[string]any)
-	rels, _ := g["relations"].([]any)
+	var rels []RelationClass
+	switch st := structure.(type) {
+	case *ItemStructure:
+		if st == nil {
+			return nil
+		}
+		rels = st.GT.Relations
+		if graph == "pred" {
+			rels = st.Pred.Relations
+		}
+	case map[string]any:
+		g, _ := st[graph].(map[string]any)
+		list, _ := g["relations"].([]any)
+		for _, r := range list {
+			rm, _ := r.(map[string]any)
+			name, _ := rm["relation"].(string)
+			c, _ := rm["class"].(string)
+			rels = append(rels, RelationClass{Relation: name, Class: c})
+		}
+	}
 	if len(rels) == 0 {
 		return nil
 	}
 	class := map[string]string{}
 	for _, r := range rels {
-		rm, _ := r.(map[string]any)
-		name, _ := rm["relation"].(string)
-		c, _ := rm["class"].(string)
-		if prev, ok := class[name]; ok && !strings.Contains("/"+prev+"/", "/"+c+"/") {
+		if prev, ok := class[r.Relation]; !ok {
+			class[r.Relation] = r.Class
+		} else if !strings.Contains("/"+prev+"/", "/"+r.Class+"/") {
 			// One relation, several classes (the kinds of its heads and
-			// tails decide): show both.
-			class[name] = prev + "/" + c
-		} else if !ok {
-			class[name] = c
+			// tails decide): show them all.
+			class[r.Relation] = prev + "/" + r.Class
 		}
 	}
 	out := make([]string, len(triples))

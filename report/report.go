@@ -48,3 +48,23 @@ type Sample struct {
 	Item *matcher.Item
 	Pred *kg.Prediction
 }
+
+// ItemStructure is the part of an item's structure report (hierarchy's
+// per-sample analysis) a report reads: each graph's relations with their
+// class. A reader of item files may decode just this into Item.Structure
+// instead of the whole report, which a large run cannot afford to hold.
+type ItemStructure struct {
+	GT   GraphRelations `json:"gt"`
+	Pred GraphRelations `json:"pred"`
+}
+
+// GraphRelations are one graph's classified relations.
+type GraphRelations struct {
+	Relations []RelationClass `json:"relations"`
+}
+
+// RelationClass is one relation and the class it was given.
+type RelationClass struct {
+	Relation string `json:"relation"`
+	Class    string `json:"class"`
+}
