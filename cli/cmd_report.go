@@ -131,7 +131,18 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 		if err != nil {
 			return nil, err
 		}
-		run, err := readRunOutputs(dir)
+		run, err := readRunOutputs(dir, func(it *matcher.Item) {
+			if _, ok := tasks[it.QID]; !ok {
+				tasks[it.QID] = taskFor(ctx, store, it)
+			}
+			// The GT triples' text is the task's: one copy per task, not
+			// one per run and sample (a third of a large report's memory).
+			if it.Coverage != nil {
+				for k := range it.Coverage.PerGTTriple {
+					it.Coverage.PerGTTriple[k].GTTriple = kg.Triple{}
+				}
+			}
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -146,9 +157,6 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 		}
 		for i := range run.Samples {
 			it := run.Samples[i].Item
-			if _, ok := tasks[it.QID]; !ok {
-				tasks[it.QID] = taskFor(ctx, store, it)
-			}
 			if it.Validity == nil && store != nil {
 				p, err := store.Prediction(ctx, kgstore.SampleKey{Run: run.Name, TaskID: it.QID, Sample: it.SampleIdx})
 				if err == nil {
@@ -269,8 +277,8 @@ func runDir(arg, out string) (string, error) {
 }
 
 // readRunOutputs reads a score output directory back: summary.json and every
-// item file.
-func readRunOutputs(dir string) (*report.Run, error) {
+// item file, each passed to keep as it is read (which may slim it).
+func readRunOutputs(dir string, keep func(*matcher.Item)) (*report.Run, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		return nil, userErrorf("report: %w", err)
@@ -328,6 +336,7 @@ func readRunOutputs(dir string) (*report.Run, error) {
 		if it.Structure != nil {
 			it.Item.Structure = it.Structure
 		}
+		keep(&it.Item)
 		run.Samples = append(run.Samples, report.Sample{Item: &it.Item})
 	}
 	sort.SliceStable(run.Samples, func(i, j int) bool {
