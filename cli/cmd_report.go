@@ -126,21 +126,15 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 		}
 	}
 	tasks := map[string]kg.Task{}
+	samples := map[string][]runset.Sample{}
 	for _, a := range args {
 		dir, err := runDir(a, o.Out)
 		if err != nil {
 			return nil, err
 		}
-		run, err := readRunOutputs(dir, func(it *matcher.Item) {
+		run, metrics, err := readRunOutputs(dir, func(it *matcher.Item) {
 			if _, ok := tasks[it.QID]; !ok {
 				tasks[it.QID] = taskFor(ctx, store, it)
-			}
-			// The GT triples' text is the task's: one copy per task, not
-			// one per run and sample (a third of a large report's memory).
-			if it.Coverage != nil {
-				for k := range it.Coverage.PerGTTriple {
-					it.Coverage.PerGTTriple[k].GTTriple = kg.Triple{}
-				}
 			}
 		})
 		if err != nil {
@@ -154,16 +148,25 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 					}
 				}
 			}
-		}
-		for i := range run.Samples {
-			it := run.Samples[i].Item
-			if it.Validity == nil && store != nil {
-				p, err := store.Prediction(ctx, kgstore.SampleKey{Run: run.Name, TaskID: it.QID, Sample: it.SampleIdx})
-				if err == nil {
-					run.Samples[i].Pred = &p
+			// Items without a validity pass (code protocol) carry no
+			// predicted triples: the store has them.
+			name := run.Name
+			for i := range run.Samples {
+				load := run.Samples[i].Load
+				run.Samples[i].Load = func() (*matcher.Item, *kg.Prediction, error) {
+					it, _, err := load()
+					if err != nil || it.Validity != nil {
+						return it, nil, err
+					}
+					p, err := store.Prediction(ctx, kgstore.SampleKey{Run: name, TaskID: it.QID, Sample: it.SampleIdx})
+					if err != nil {
+						return it, nil, nil
+					}
+					return it, &p, nil
 				}
 			}
 		}
+		samples[run.Name] = metrics
 		in.Runs = append(in.Runs, *run)
 	}
 	ids := make([]string, 0, len(tasks))
@@ -174,7 +177,7 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 	for _, id := range ids {
 		in.Tasks = append(in.Tasks, tasks[id])
 	}
-	if err := reportLeaderboards(ctx, in, store, o, bys, skip); err != nil {
+	if err := reportLeaderboards(ctx, in, samples, store, o, bys, skip); err != nil {
 		return nil, err
 	}
 	for _, w := range []struct {
@@ -196,7 +199,7 @@ func runReport(ctx context.Context, o reportOptions, args []string, stdout io.Wr
 // leaderboard package, from the runs already read (items and the samples
 // summary.json lists as missing), so the report and kgjudge leaderboard
 // show the same numbers for the same runs.
-func reportLeaderboards(ctx context.Context, in *report.Input, store kgstore.Store, o reportOptions, bys [][]string, skip bool) error {
+func reportLeaderboards(ctx context.Context, in *report.Input, samples map[string][]runset.Sample, store kgstore.Store, o reportOptions, bys [][]string, skip bool) error {
 	set := runset.Set{Tasks: map[string]runset.Task{}}
 	for _, t := range in.Tasks {
 		set.Tasks[t.ID] = runset.Task{ID: t.ID, Subset: t.Subset, Language: t.Language}
@@ -211,11 +214,7 @@ func reportLeaderboards(ctx context.Context, in *report.Input, store kgstore.Sto
 				rs.Framework = info.Framework
 			}
 		}
-		for _, smp := range r.Samples {
-			s := runset.SampleFromItem(smp.Item)
-			s.Claims = nil // only diffs read them
-			rs.Samples = append(rs.Samples, s)
-		}
+		rs.Samples = append(rs.Samples, samples[r.Name]...)
 		for _, m := range r.Summary.Missing {
 			rs.Samples = append(rs.Samples, runset.Sample{TaskID: m.TaskID, Index: m.Sample, Missing: true})
 		}
@@ -276,16 +275,20 @@ func runDir(arg, out string) (string, error) {
 	return "", userErrorf("report: no scored run %q: not an output directory with summary.json, and not found under --out %s", arg, out)
 }
 
-// readRunOutputs reads a score output directory back: summary.json and every
-// item file, each passed to keep as it is read (which may slim it).
-func readRunOutputs(dir string, keep func(*matcher.Item)) (*report.Run, error) {
+// readRunOutputs reads a score output directory back: summary.json, and
+// every item file once, passed to seen, counted into the run's
+// self-consistency and its per-sample metrics (for the leaderboards), then
+// let go: each sample reads its file again when the report writes its task,
+// so that a large run is never held whole (a 200 x 4 x 3 report held 2.3 GB
+// of items).
+func readRunOutputs(dir string, seen func(*matcher.Item)) (*report.Run, []runset.Sample, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
-		return nil, userErrorf("report: %w", err)
+		return nil, nil, userErrorf("report: %w", err)
 	}
 	var s matcher.Summary
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, userErrorf("report: %s: %w", filepath.Join(dir, "summary.json"), err)
+		return nil, nil, userErrorf("report: %s: %w", filepath.Join(dir, "summary.json"), err)
 	}
 	run := &report.Run{Name: s.Run, Summary: s, Info: map[string]string{"judge": s.Judge, "protocol": string(s.Protocol)}}
 	if run.Name == "" {
@@ -315,41 +318,62 @@ func readRunOutputs(dir string, keep func(*matcher.Item)) (*report.Run, error) {
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "items", "*.json"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sort.Strings(files)
+	var cons matcher.SelfConsistency
+	hasCons := false
+	var metrics []runset.Sample
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		it, err := readReportItem(f)
 		if err != nil {
-			return nil, userErrorf("report: %w", err)
+			return nil, nil, err
 		}
-		// Only the relation classes of the item's structure report are
-		// read: the whole report, as generic JSON, costs more memory than
-		// the verdicts (a 200 x 4 x 3 report held 3 GB).
-		var it struct {
-			matcher.Item
-			Structure *report.ItemStructure `json:"structure,omitempty"`
-		}
-		if err := json.Unmarshal(b, &it); err != nil {
-			return nil, userErrorf("report: %s: %w", f, err)
-		}
-		if it.Structure != nil {
-			it.Item.Structure = it.Structure
-		}
-		keep(&it.Item)
-		run.Samples = append(run.Samples, report.Sample{Item: &it.Item})
+		seen(it)
+		hasCons = report.AddConsistency(&cons, it) || hasCons
+		m := runset.SampleFromItem(it)
+		m.Claims = nil // only diffs read them
+		metrics = append(metrics, m)
+		run.Samples = append(run.Samples, report.Sample{TaskID: it.QID, Index: it.SampleIdx, Load: func() (*matcher.Item, *kg.Prediction, error) {
+			it, err := readReportItem(f)
+			return it, nil, err
+		}})
+	}
+	if hasCons {
+		run.Consistency = &cons
 	}
 	sort.SliceStable(run.Samples, func(i, j int) bool {
-		a, b := run.Samples[i].Item, run.Samples[j].Item
-		if a.QID != b.QID {
-			return a.QID < b.QID
+		a, b := run.Samples[i], run.Samples[j]
+		if a.TaskID != b.TaskID {
+			return a.TaskID < b.TaskID
 		}
-		return a.SampleIdx < b.SampleIdx
+		return a.Index < b.Index
 	})
 	if len(run.Samples) == 0 {
-		return nil, userErrorf("report: %s has no item files (items/*.json)", dir)
+		return nil, nil, userErrorf("report: %s has no item files (items/*.json)", dir)
 	}
-	return run, nil
+	return run, metrics, nil
+}
+
+// readReportItem reads one item file, of its structure report only the
+// relation classes: the whole report, as generic JSON, costs more memory
+// than the verdicts.
+func readReportItem(f string) (*matcher.Item, error) {
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return nil, userErrorf("report: %w", err)
+	}
+	var it struct {
+		matcher.Item
+		Structure *report.ItemStructure `json:"structure,omitempty"`
+	}
+	if err := json.Unmarshal(b, &it); err != nil {
+		return nil, userErrorf("report: %s: %w", f, err)
+	}
+	if it.Structure != nil {
+		it.Item.Structure = it.Structure
+	}
+	return &it.Item, nil
 }
 
 // taskFor is the ground truth of an item's task: from the store when it has

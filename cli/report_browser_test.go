@@ -18,6 +18,9 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/kgjudge/kgjudge/matcher"
+	"github.com/kgjudge/kgjudge/report"
 )
 
 // artifactDir is where the browser tests leave their screenshots:
@@ -164,6 +167,20 @@ func scoredRuns(t *testing.T) (store, gt string, outs []string) {
 	return store, gt, outs
 }
 
+// loadSample is a report sample's item, read from its file as the report
+// reads it.
+func loadSample(t *testing.T, s report.Sample) *matcher.Item {
+	t.Helper()
+	if s.Item != nil {
+		return s.Item
+	}
+	it, _, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return it
+}
+
 func readSummary(t *testing.T, dir string) map[string]any {
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
@@ -224,9 +241,9 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("tasks table has %d rows, want %d", rows, len(in.Tasks))
 	}
 	// The first GT triple the recorded judge covered, and its support text.
-	rec := in.Runs[0].Samples[0]
+	rec := loadSample(t, in.Runs[0].Samples[0])
 	gi := -1
-	for _, g := range rec.Item.Coverage.PerGTTriple {
+	for _, g := range rec.Coverage.PerGTTriple {
 		if g.Covered && len(g.SupportingPredIndices) > 0 {
 			gi = g.GTIndex
 			break
@@ -237,7 +254,7 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	taskIdx := -1
 	for i, task := range in.Tasks {
-		if task.ID == rec.Item.QID {
+		if task.ID == rec.QID {
 			taskIdx = i
 		}
 	}
@@ -247,8 +264,8 @@ func TestReportInBrowser(t *testing.T) {
 		chromedp.Click(fmt.Sprintf(`#gt-list tr[data-gt="%d"]`, gi), chromedp.ByQuery),
 		chromedp.WaitVisible(`#support-list`, chromedp.ByQuery),
 		chromedp.Evaluate(`Array.from(document.querySelectorAll('#support-list li')).map(e => e.textContent)`, &supports))
-	pred := rec.Item.Validity.PerPredTriple
-	want := rec.Item.Coverage.PerGTTriple[gi].SupportingPredIndices
+	pred := rec.Validity.PerPredTriple
+	want := rec.Coverage.PerGTTriple[gi].SupportingPredIndices
 	if len(supports) != len(want) {
 		t.Fatalf("support list %q, want %d entries", supports, len(want))
 	}
@@ -261,10 +278,10 @@ func TestReportInBrowser(t *testing.T) {
 
 	// Side by side: the highlighted claims are exactly those whose coverage
 	// state differs between the runs.
-	off := in.Runs[1].Samples[0]
+	off := loadSample(t, in.Runs[1].Samples[0])
 	var wantDiff []string
-	for i := range rec.Item.Coverage.PerGTTriple {
-		if rec.Item.Coverage.PerGTTriple[i].State != off.Item.Coverage.PerGTTriple[i].State {
+	for i := range rec.Coverage.PerGTTriple {
+		if rec.Coverage.PerGTTriple[i].State != off.Coverage.PerGTTriple[i].State {
 			wantDiff = append(wantDiff, strconv.Itoa(i))
 		}
 	}

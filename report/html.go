@@ -46,18 +46,24 @@ var page = template.Must(template.New("report").Parse(`<!doctype html>
 // WriteHTML writes the report as one self-contained HTML file. The same
 // input gives the same bytes.
 func WriteHTML(w io.Writer, in Input) error {
-	ov, details := buildPayload(in)
+	ov, details, refs := buildPayload(in)
 	ovJSON, err := json.Marshal(ov)
 	if err != nil {
 		return fmt.Errorf("report: encode overview: %w", err)
 	}
 	blobs := make([]template.HTML, len(details))
-	for i, d := range details {
-		b, err := blob(d)
+	for i := range details {
+		d := &details[i]
+		if err := fill(d, refs[i]); err != nil {
+			return fmt.Errorf("report: task %s: %w", d.ID, err)
+		}
+		b, err := blob(*d)
 		if err != nil {
 			return fmt.Errorf("report: encode task %s: %w", d.ID, err)
 		}
 		blobs[i] = template.HTML(b) // base64: no markup characters
+		// Only the compressed blob stays.
+		*d = taskDetail{}
 	}
 	bw := bufio.NewWriter(w)
 	// json.Marshal escapes <, > and & (no "</script>" can end a block

@@ -14,7 +14,7 @@ import (
 // request: the leaderboard (when given), each run's avg@N and best@N, what
 // was left unjudged or not scored, and the tasks where the runs differ most.
 func WriteMarkdown(w io.Writer, in Input) error {
-	ov, _ := buildPayload(in)
+	ov, _, _ := buildPayload(in)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# %s\n\n", mdEscape(ov.Title))
 	if ov.LeaderboardNote != "" {

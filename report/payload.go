@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -98,7 +99,17 @@ type sampleView struct {
 // probability (null unless a calibrated judge gave one)].
 type claimView [7]any
 
-func buildPayload(in Input) (overview, []taskDetail) {
+// sampleRef is one run's sample of a task, filled into the task's detail
+// when its blob is written.
+type sampleRef struct {
+	run string
+	s   *Sample
+}
+
+// buildPayload builds the overview and, per task, the detail's GT part and
+// the samples that fill it (fill): a task's samples are loaded only while
+// its blob is written.
+func buildPayload(in Input) (overview, []taskDetail, [][]sampleRef) {
 	ov := overview{Title: in.Title, Leaderboards: in.Leaderboards, ModelBySubset: in.ModelBySubset, LeaderboardNote: in.LeaderboardNote, Runs: []runView{}, Tasks: []taskSummary{}}
 	if ov.Leaderboards == nil {
 		ov.Leaderboards = []*leaderboard.Board{}
@@ -107,6 +118,7 @@ func buildPayload(in Input) (overview, []taskDetail) {
 	sort.Slice(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
 	at := map[string]int{}
 	details := make([]taskDetail, len(tasks))
+	refs := make([][]sampleRef, len(tasks))
 	for i := range tasks {
 		t := &tasks[i]
 		at[t.ID] = i
@@ -125,7 +137,10 @@ func buildPayload(in Input) (overview, []taskDetail) {
 		if s.Estimate != nil {
 			rv.Estimate = s.Estimate.Text
 		}
-		rv.Consistency = selfConsistency(r.Samples)
+		rv.Consistency = r.Consistency
+		if rv.Consistency == nil {
+			rv.Consistency = selfConsistency(r.Samples)
+		}
 		if rv.Failed == nil {
 			rv.Failed = []string{}
 		}
@@ -150,24 +165,43 @@ func buildPayload(in Input) (overview, []taskDetail) {
 			ov.Tasks[i].Runs[r.Name] = &taskScore{Samples: ts.Samples, P: ts.Avg["triplet_precision"], R: ts.Avg["triplet_recall"],
 				F1: ts.Avg["triplet_f1"], BestF1: ts.Best["triplet_f1"], Missing: ts.Missing}
 		}
-		for _, smp := range r.Samples {
-			it := smp.Item
-			i, ok := at[it.QID]
-			if !ok {
-				continue
+		for k := range r.Samples {
+			smp := &r.Samples[k]
+			id := smp.TaskID
+			if smp.Item != nil {
+				id = smp.Item.QID
 			}
-			sv := sampleOf(it, smp.Pred)
-			sv.GTClass = relationClasses(it.Structure, "gt", details[i].GT)
-			sv.PredClass = relationClasses(it.Structure, "pred", sv.Pred)
-			details[i].Runs[r.Name] = append(details[i].Runs[r.Name], sv)
+			if i, ok := at[id]; ok {
+				refs[i] = append(refs[i], sampleRef{run: r.Name, s: smp})
+			}
 		}
 	}
-	for i := range details {
-		for _, v := range details[i].Runs {
-			sort.Slice(v, func(a, b int) bool { return v[a].Sample < v[b].Sample })
+	return ov, details, refs
+}
+
+// fill adds a task's samples to its detail, loading those not in memory.
+func fill(d *taskDetail, refs []sampleRef) error {
+	d.Runs = map[string][]sampleView{}
+	for _, ref := range refs {
+		it, pred := ref.s.Item, ref.s.Pred
+		if it == nil {
+			if ref.s.Load == nil {
+				return fmt.Errorf("run %s: task %s sample %d: neither the item nor a way to load it", ref.run, d.ID, ref.s.Index)
+			}
+			var err error
+			if it, pred, err = ref.s.Load(); err != nil {
+				return err
+			}
 		}
+		sv := sampleOf(it, pred)
+		sv.GTClass = relationClasses(it.Structure, "gt", d.GT)
+		sv.PredClass = relationClasses(it.Structure, "pred", sv.Pred)
+		d.Runs[ref.run] = append(d.Runs[ref.run], sv)
 	}
-	return ov, details
+	for _, v := range d.Runs {
+		sort.Slice(v, func(a, b int) bool { return v[a].Sample < v[b].Sample })
+	}
+	return nil
 }
 
 func sampleOf(it *matcher.Item, pred *kg.Prediction) sampleView {
@@ -202,25 +236,33 @@ func selfConsistency(samples []Sample) *matcher.SelfConsistency {
 	var c matcher.SelfConsistency
 	has := false
 	for _, smp := range samples {
-		it := smp.Item
-		if it.Coverage == nil || it.Validity == nil {
-			continue
+		if smp.Item != nil {
+			has = AddConsistency(&c, smp.Item) || has
 		}
-		has = true
-		cov := make([]kg.Verdict, len(it.Coverage.PerGTTriple))
-		for i, g := range it.Coverage.PerGTTriple {
-			cov[i] = kg.Verdict{GTIndex: g.GTIndex, State: g.State, Support: g.SupportingPredIndices}
-		}
-		val := make([]kg.Validity, len(it.Validity.PerPredTriple))
-		for i, p := range it.Validity.PerPredTriple {
-			val[i] = kg.Validity{PredIndex: p.PredIndex, State: p.State}
-		}
-		c.AddSample(cov, val)
 	}
 	if !has {
 		return nil
 	}
 	return &c
+}
+
+// AddConsistency adds an item's verdicts to a run's self-consistency
+// (matcher.SelfConsistency.AddSample on its records); false when the item
+// has no validity pass, so nothing to compare.
+func AddConsistency(c *matcher.SelfConsistency, it *matcher.Item) bool {
+	if it.Coverage == nil || it.Validity == nil {
+		return false
+	}
+	cov := make([]kg.Verdict, len(it.Coverage.PerGTTriple))
+	for i, g := range it.Coverage.PerGTTriple {
+		cov[i] = kg.Verdict{GTIndex: g.GTIndex, State: g.State, Support: g.SupportingPredIndices}
+	}
+	val := make([]kg.Validity, len(it.Validity.PerPredTriple))
+	for i, p := range it.Validity.PerPredTriple {
+		val[i] = kg.Validity{PredIndex: p.PredIndex, State: p.State}
+	}
+	c.AddSample(cov, val)
+	return true
 }
 
 // relationClasses maps each triple to its relation's class from the item's

@@ -40,6 +40,10 @@ type Run struct {
 	// Structure is the run's structure report (summary.json "structure").
 	Structure any
 	Samples   []Sample
+	// Consistency, when set, is the run's self-consistency as its reader
+	// counted it (samples not held in memory); else it is counted from
+	// the samples' items.
+	Consistency *matcher.SelfConsistency
 }
 
 // Sample is one scored sample: its item and the predicted triples' text
@@ -47,6 +51,13 @@ type Run struct {
 type Sample struct {
 	Item *matcher.Item
 	Pred *kg.Prediction
+	// Load, when Item is nil, reads the sample's item (and its predicted
+	// triples when the item has no validity pass) while its task is
+	// written, so that a large run is never held whole; TaskID and Index
+	// name the sample.
+	Load   func() (*matcher.Item, *kg.Prediction, error)
+	TaskID string
+	Index  int
 }
 
 // ItemStructure is the part of an item's structure report (hierarchy's
