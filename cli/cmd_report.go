@@ -50,8 +50,8 @@ an overview (leaderboards with 95% intervals clustered by task and paired differ
 Holm-corrected, as kgjudge leaderboard computes them; a chart of F1 by model x subset; the
 runs' avg@N and best@N; the judge's self-consistency; charts of recall by relation class and
 depth, validity by class, the invalid-prediction taxonomy, whole-output failures, unjudged,
-missing and failed counts, manifests), a sortable and
-filterable table of tasks x runs with deltas against a chosen baseline, and per task and
+missing and failed counts, manifests), a sortable and filterable table of tasks x runs with
+deltas against a chosen baseline, and per task and
 sample the GT graph coloured by verdict (click a GT triple for its supporting predicted
 triples, the verdict's kind, reason and judge, and the candidates the judge was shown), the
 predicted triples with their validity, and two runs side by side on the same GT with the
@@ -64,8 +64,8 @@ Same runs, same bytes.
 
 Leaderboards: one per --by (repeatable; each is a --by of kgjudge leaderboard, such as
 model,subset; default: run, model, framework, subset and language, one board each). A run's
-model and framework come from the store (score --model/--framework or the runs file), else
---meta, else the model is the run name; a task's subset and language from the store or --gt.
+model and framework come from --meta, else the store (score --model/--framework or the runs
+file), else the model is the run name; a task's subset and language from --gt, else the store.
 A sample a run lacks (summary.json "missing") scores 0 (--missing skip leaves it out).
 
 EXAMPLES:
