@@ -18,6 +18,9 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/kgjudge/kgjudge/matcher"
+	"github.com/kgjudge/kgjudge/report"
 )
 
 // artifactDir is where the browser tests leave their screenshots:
@@ -115,6 +118,16 @@ func (b *browser) run(t *testing.T, what string, actions ...chromedp.Action) {
 	}
 }
 
+// texts reads the text of each selector's first match in one round trip
+// ("<none>" where nothing matches).
+func (b *browser) texts(t *testing.T, sels []string) []string {
+	t.Helper()
+	js, _ := json.Marshal(sels)
+	var out []string
+	b.run(t, "read cells", chromedp.Evaluate(fmt.Sprintf(`%s.map(s => { const e = document.querySelector(s); return e ? e.textContent : '<none>'; })`, js), &out))
+	return out
+}
+
 func (b *browser) check(t *testing.T) {
 	t.Helper()
 	b.mu.Lock()
@@ -136,7 +149,7 @@ func (b *browser) screenshot(t *testing.T, name string) {
 // scoredRuns scores the old fixtures twice into one store, with the
 // recorded verdicts (run "recorded") and the offline judge (run "offline"),
 // and returns the store and the two output directories.
-func scoredRuns(t *testing.T) (store string, outs []string) {
+func scoredRuns(t *testing.T) (store, gt string, outs []string) {
 	gt, pred, verdicts, _ := fixtureLayout(t)
 	store = filepath.Join(t.TempDir(), "store")
 	root := t.TempDir()
@@ -151,7 +164,21 @@ func scoredRuns(t *testing.T) (store string, outs []string) {
 		}
 		outs = append(outs, out)
 	}
-	return store, outs
+	return store, gt, outs
+}
+
+// loadSample is a report sample's item, read from its file as the report
+// reads it.
+func loadSample(t *testing.T, s report.Sample) *matcher.Item {
+	t.Helper()
+	if s.Item != nil {
+		return s.Item
+	}
+	it, _, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return it
 }
 
 func readSummary(t *testing.T, dir string) map[string]any {
@@ -173,9 +200,9 @@ func readSummary(t *testing.T, dir string) map[string]any {
 // claims whose verdicts differ; no console error, no network request.
 func TestReportInBrowser(t *testing.T) {
 	b := newBrowser(t)
-	store, outs := scoredRuns(t)
+	store, gt, outs := scoredRuns(t)
 	html := filepath.Join(t.TempDir(), "report.html")
-	in, err := runReport(t.Context(), reportOptions{Store: store, HTML: html, Title: "fixtures"}, outs, &bytes.Buffer{})
+	in, err := runReport(t.Context(), reportOptions{Store: store, GT: gt, HTML: html, Title: "fixtures"}, outs, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,6 +229,8 @@ func TestReportInBrowser(t *testing.T) {
 			t.Errorf("overview %s best F1 = %q, summary.json %s", run, best, want)
 		}
 	}
+	checkLeaderboards(t, b, gt, outs, len(in.ModelBySubset.Rows))
+	checkConsistency(t, b, store)
 	b.screenshot(t, "overview.png")
 
 	// Tasks table, then the drill-down of the first task of the recorded run.
@@ -212,9 +241,9 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("tasks table has %d rows, want %d", rows, len(in.Tasks))
 	}
 	// The first GT triple the recorded judge covered, and its support text.
-	rec := in.Runs[0].Samples[0]
+	rec := loadSample(t, in.Runs[0].Samples[0])
 	gi := -1
-	for _, g := range rec.Item.Coverage.PerGTTriple {
+	for _, g := range rec.Coverage.PerGTTriple {
 		if g.Covered && len(g.SupportingPredIndices) > 0 {
 			gi = g.GTIndex
 			break
@@ -225,7 +254,7 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	taskIdx := -1
 	for i, task := range in.Tasks {
-		if task.ID == rec.Item.QID {
+		if task.ID == rec.QID {
 			taskIdx = i
 		}
 	}
@@ -235,8 +264,8 @@ func TestReportInBrowser(t *testing.T) {
 		chromedp.Click(fmt.Sprintf(`#gt-list tr[data-gt="%d"]`, gi), chromedp.ByQuery),
 		chromedp.WaitVisible(`#support-list`, chromedp.ByQuery),
 		chromedp.Evaluate(`Array.from(document.querySelectorAll('#support-list li')).map(e => e.textContent)`, &supports))
-	pred := rec.Item.Validity.PerPredTriple
-	want := rec.Item.Coverage.PerGTTriple[gi].SupportingPredIndices
+	pred := rec.Validity.PerPredTriple
+	want := rec.Coverage.PerGTTriple[gi].SupportingPredIndices
 	if len(supports) != len(want) {
 		t.Fatalf("support list %q, want %d entries", supports, len(want))
 	}
@@ -249,10 +278,10 @@ func TestReportInBrowser(t *testing.T) {
 
 	// Side by side: the highlighted claims are exactly those whose coverage
 	// state differs between the runs.
-	off := in.Runs[1].Samples[0]
+	off := loadSample(t, in.Runs[1].Samples[0])
 	var wantDiff []string
-	for i := range rec.Item.Coverage.PerGTTriple {
-		if rec.Item.Coverage.PerGTTriple[i].State != off.Item.Coverage.PerGTTriple[i].State {
+	for i := range rec.Coverage.PerGTTriple {
+		if rec.Coverage.PerGTTriple[i].State != off.Coverage.PerGTTriple[i].State {
 			wantDiff = append(wantDiff, strconv.Itoa(i))
 		}
 	}
@@ -276,7 +305,7 @@ func TestReportInBrowser(t *testing.T) {
 // TestReportDeterministic: the same runs give the same bytes, in HTML and
 // Markdown.
 func TestReportDeterministic(t *testing.T) {
-	store, outs := scoredRuns(t)
+	store, _, outs := scoredRuns(t)
 	var files [2][2][]byte
 	for i := range files {
 		dir := t.TempDir()
@@ -292,5 +321,125 @@ func TestReportDeterministic(t *testing.T) {
 	}
 	if !bytes.Contains(files[0][1], []byte("| recorded |")) {
 		t.Errorf("markdown lacks the runs table:\n%s", files[0][1])
+	}
+}
+
+// checkLeaderboards: every leaderboard the overview shows has the numbers
+// kgjudge leaderboard --format json gives for the same runs (means, 95%
+// intervals, paired differences and their Holm-corrected p), and the
+// by-run means are summary.json's avg@N.
+func checkLeaderboards(t *testing.T, b *browser, gt string, outs []string, modelSubsets int) {
+	t.Helper()
+	f4 := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+	ci := func(lo, hi float64, ok bool) string {
+		if !ok {
+			return "–"
+		}
+		return "[" + f4(lo) + ", " + f4(hi) + "]"
+	}
+	for _, by := range reportBoards {
+		var out bytes.Buffer
+		if err := runLeaderboard(t.Context(), leaderboardOptions{Source: runSource{GT: gt}, By: by, Format: "json", Metric: "triplet_f1"}, outs, &out); err != nil {
+			t.Fatalf("leaderboard --by %s: %v", by, err)
+		}
+		var board struct {
+			Rows []struct {
+				Label     string
+				Avg, Best map[string]struct {
+					Mean, CILow, CIHigh float64
+					HasCI               bool
+				}
+			}
+			Pairs []struct {
+				A, B                        string
+				Delta, CILow, CIHigh, PHolm float64
+				HasCI                       bool
+			}
+		}
+		// The JSON's snake_case keys, mapped onto the struct above.
+		raw := strings.NewReplacer(`"ci_low"`, `"CILow"`, `"ci_high"`, `"CIHigh"`, `"has_ci"`, `"HasCI"`, `"p_holm"`, `"PHolm"`).Replace(out.String())
+		if err := json.Unmarshal([]byte(raw), &board); err != nil {
+			t.Fatal(err)
+		}
+		if len(board.Rows) == 0 {
+			t.Fatalf("leaderboard --by %s has no rows", by)
+		}
+		var shown int
+		b.run(t, "rows of board "+by, chromedp.Evaluate(fmt.Sprintf(`document.querySelectorAll('#board-%s table.leaderboard tbody tr').length`, by), &shown))
+		if shown != len(board.Rows) {
+			t.Errorf("board by %s shows %d rows, the leaderboard has %d", by, shown, len(board.Rows))
+		}
+		var sels, wants []string
+		for _, r := range board.Rows {
+			for _, c := range []struct{ sel, want string }{
+				{`td[data-metric="avg.triplet_f1"]`, f4(r.Avg["triplet_f1"].Mean)},
+				{`td[data-ci="avg.triplet_f1"]`, ci(r.Avg["triplet_f1"].CILow, r.Avg["triplet_f1"].CIHigh, r.Avg["triplet_f1"].HasCI)},
+				{`td[data-metric="best.triplet_f1"]`, f4(r.Best["triplet_f1"].Mean)},
+				{`td[data-ci="best.triplet_f1"]`, ci(r.Best["triplet_f1"].CILow, r.Best["triplet_f1"].CIHigh, r.Best["triplet_f1"].HasCI)},
+				{`td[data-metric="avg.triplet_recall"]`, f4(r.Avg["triplet_recall"].Mean)},
+			} {
+				sels = append(sels, fmt.Sprintf(`#board-%s tr[data-row=%q] %s`, by, r.Label, c.sel))
+				wants = append(wants, c.want)
+			}
+		}
+		for _, p := range board.Pairs {
+			holm := f4(p.PHolm)
+			if p.PHolm < 0.0001 {
+				holm = "<0.0001"
+			}
+			for _, c := range []struct{ sel, want string }{
+				{`td[data-ci="delta"]`, ci(p.CILow, p.CIHigh, p.HasCI)},
+				{`td[data-metric="p_holm"]`, holm},
+			} {
+				sels = append(sels, fmt.Sprintf(`#board-%s tr[data-a=%q][data-b=%q] %s`, by, p.A, p.B, c.sel))
+				wants = append(wants, c.want)
+			}
+		}
+		for i, got := range b.texts(t, sels) {
+			if got != wants[i] {
+				t.Errorf("%s = %q, kgjudge leaderboard --format json: %q", sels[i], got, wants[i])
+			}
+		}
+		if by == "run" {
+			if len(board.Pairs) != 1 {
+				t.Errorf("two runs, %d paired differences", len(board.Pairs))
+			}
+			for _, dir := range outs {
+				sum := readSummary(t, dir)
+				var got string
+				b.run(t, "board run mean", chromedp.Text(fmt.Sprintf(`#board-run tr[data-row=%q] td[data-metric="avg.triplet_f1"]`, sum["run"]), &got, chromedp.ByQuery))
+				if want := f4(sum[fmt.Sprintf("avg@%d_triplet_f1", int(sum["num_samples"].(float64)))].(float64)); got != want {
+					t.Errorf("leaderboard %s avg F1 %s, summary.json %s", sum["run"], got, want)
+				}
+			}
+		}
+	}
+	var bars int
+	b.run(t, "model x subset chart", chromedp.Evaluate(`document.querySelectorAll('#chart-model-subset rect').length`, &bars))
+	if bars != modelSubsets || bars < 2 {
+		t.Errorf("chart of F1 by model x subset has %d bars, want one per (model, subset): %d", bars, modelSubsets)
+	}
+}
+
+// checkConsistency: the self-consistency panel shows what kgjudge agree
+// computes from the store for each run.
+func checkConsistency(t *testing.T, b *browser, store string) {
+	t.Helper()
+	rep, err := runAgree(t.Context(), agreeOptions{RunA: "recorded", RunB: "offline", Store: store}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Consistency {
+		if c.Cited == 0 {
+			t.Fatalf("run %s cites no support: nothing to check", c.Run)
+		}
+		for k, want := range map[string]string{"cited": strconv.Itoa(c.Cited), "cited_invalid": strconv.Itoa(c.CitedInvalid), "share_invalid": strconv.FormatFloat(c.Share, 'f', 4, 64)} {
+			var got string
+			sel := fmt.Sprintf(`#consistency tr[data-run=%q] td[data-metric=%q]`, c.Run, k)
+			b.run(t, "read "+sel, chromedp.Text(sel, &got, chromedp.ByQuery))
+			if got != want {
+				t.Errorf("%s = %q, kgjudge agree: %q", sel, got, want)
+			}
+		}
 	}
 }

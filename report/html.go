@@ -24,6 +24,9 @@ var (
 	styleCSS string
 )
 
+// The task blobs come last, after the page's script: the overview is drawn
+// (and can be clicked) while the parser still reads the blobs, which only a
+// task page needs.
 var page = template.Must(template.New("report").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -33,28 +36,34 @@ var page = template.Must(template.New("report").Parse(`<!doctype html>
 </head><body>
 <div id="app"><noscript>This report needs JavaScript.</noscript></div>
 <script type="application/json" id="kg-overview">{{.Overview}}</script>
-{{range $i, $b := .Blobs}}<script type="application/octet-stream" id="kg-task-{{$i}}">{{$b}}</script>
-{{end}}<script>{{.Cytoscape}}</script>
+<script>{{.Cytoscape}}</script>
 <script>{{.Dagre}}</script>
 <script>{{.App}}</script>
-</body></html>
+{{range $i, $b := .Blobs}}<script type="application/octet-stream" id="kg-task-{{$i}}">{{$b}}</script>
+{{end}}</body></html>
 `))
 
 // WriteHTML writes the report as one self-contained HTML file. The same
 // input gives the same bytes.
 func WriteHTML(w io.Writer, in Input) error {
-	ov, details := buildPayload(in)
+	ov, details, refs := buildPayload(in)
 	ovJSON, err := json.Marshal(ov)
 	if err != nil {
 		return fmt.Errorf("report: encode overview: %w", err)
 	}
 	blobs := make([]template.HTML, len(details))
-	for i, d := range details {
-		b, err := blob(d)
+	for i := range details {
+		d := &details[i]
+		if err := fill(d, refs[i]); err != nil {
+			return fmt.Errorf("report: task %s: %w", d.ID, err)
+		}
+		b, err := blob(*d)
 		if err != nil {
 			return fmt.Errorf("report: encode task %s: %w", d.ID, err)
 		}
 		blobs[i] = template.HTML(b) // base64: no markup characters
+		// Only the compressed blob stays.
+		*d = taskDetail{}
 	}
 	bw := bufio.NewWriter(w)
 	// json.Marshal escapes <, > and & (no "</script>" can end a block

@@ -5,9 +5,12 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/leaderboard"
 	"github.com/kgjudge/kgjudge/matcher"
 )
 
@@ -15,11 +18,12 @@ import (
 // are separate blobs, decoded only when a task is opened, so a report of
 // thousands of samples opens as fast as a small one.
 type overview struct {
-	Title       string        `json:"title"`
-	Runs        []runView     `json:"runs"`
-	Leaderboard *Table        `json:"leaderboard,omitempty"`
-	Differences *Table        `json:"differences,omitempty"`
-	Tasks       []taskSummary `json:"tasks"`
+	Title           string               `json:"title"`
+	Runs            []runView            `json:"runs"`
+	Leaderboards    []*leaderboard.Board `json:"leaderboards"`
+	ModelBySubset   *leaderboard.Board   `json:"model_by_subset,omitempty"`
+	LeaderboardNote string               `json:"leaderboard_note,omitempty"`
+	Tasks           []taskSummary        `json:"tasks"`
 }
 
 type runView struct {
@@ -35,7 +39,14 @@ type runView struct {
 	UnjudgedItems int                    `json:"unjudged_items"`
 	Parse         map[kg.ParseStatus]int `json:"parse"`
 	Failed        []string               `json:"failed"`
-	Structure     any                    `json:"structure,omitempty"`
+	// Missing counts the samples the run lacks (summary.json "missing").
+	Missing   int `json:"missing"`
+	Structure any `json:"structure,omitempty"`
+	// Consistency is the judge's self-consistency over the run's samples
+	// with both passes (nil without a validity pass).
+	Consistency *matcher.SelfConsistency `json:"self_consistency,omitempty"`
+	// Estimate is the calibrated judge's one-line estimate, if any.
+	Estimate string `json:"estimate,omitempty"`
 }
 
 // taskSummary is one row of the tasks table: per run, the task's avg@N.
@@ -53,6 +64,7 @@ type taskScore struct {
 	R       float64 `json:"r"`
 	F1      float64 `json:"f1"`
 	BestF1  float64 `json:"best_f1"`
+	Missing int     `json:"missing,omitempty"`
 }
 
 // taskDetail is one task's blob: the GT graph once, and per run and sample
@@ -76,18 +88,37 @@ type sampleView struct {
 	Cov []claimView `json:"cov"`
 	// Val per predicted triple (paper protocol only).
 	Val []claimView `json:"val,omitempty"`
+	// GTClass and PredClass are each triple's relation class, as the
+	// hierarchy analysis of the sample classified its relation ("" when
+	// the item has no structure report).
+	GTClass   []string `json:"gt_class,omitempty"`
+	PredClass []string `json:"pred_class,omitempty"`
 }
 
 // claimView is one verdict: [state, kind, judge, reason, support, shown,
 // probability (null unless a calibrated judge gave one)].
 type claimView [7]any
 
-func buildPayload(in Input) (overview, []taskDetail) {
-	ov := overview{Title: in.Title, Leaderboard: in.Leaderboard, Differences: in.Differences, Runs: []runView{}, Tasks: []taskSummary{}}
+// sampleRef is one run's sample of a task, filled into the task's detail
+// when its blob is written.
+type sampleRef struct {
+	run string
+	s   *Sample
+}
+
+// buildPayload builds the overview and, per task, the detail's GT part and
+// the samples that fill it (fill): a task's samples are loaded only while
+// its blob is written.
+func buildPayload(in Input) (overview, []taskDetail, [][]sampleRef) {
+	ov := overview{Title: in.Title, Leaderboards: in.Leaderboards, ModelBySubset: in.ModelBySubset, LeaderboardNote: in.LeaderboardNote, Runs: []runView{}, Tasks: []taskSummary{}}
+	if ov.Leaderboards == nil {
+		ov.Leaderboards = []*leaderboard.Board{}
+	}
 	tasks := append([]kg.Task(nil), in.Tasks...)
 	sort.Slice(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
 	at := map[string]int{}
 	details := make([]taskDetail, len(tasks))
+	refs := make([][]sampleRef, len(tasks))
 	for i := range tasks {
 		t := &tasks[i]
 		at[t.ID] = i
@@ -102,7 +133,14 @@ func buildPayload(in Input) (overview, []taskDetail) {
 		s := r.Summary
 		rv := runView{Name: r.Name, Protocol: string(s.Protocol), Judge: s.Judge, NumQueries: s.NumQueries, NumSamples: s.NumSamples,
 			Avg: s.Avg, Best: s.Best, Unjudged: s.Unjudged, UnjudgedItems: s.UnjudgedItems, Parse: s.ParseReports, Failed: s.Failed,
-			Structure: r.Structure}
+			Structure: r.Structure, Missing: len(s.Missing)}
+		if s.Estimate != nil {
+			rv.Estimate = s.Estimate.Text
+		}
+		rv.Consistency = r.Consistency
+		if rv.Consistency == nil {
+			rv.Consistency = selfConsistency(r.Samples)
+		}
 		if rv.Failed == nil {
 			rv.Failed = []string{}
 		}
@@ -125,23 +163,45 @@ func buildPayload(in Input) (overview, []taskDetail) {
 				continue
 			}
 			ov.Tasks[i].Runs[r.Name] = &taskScore{Samples: ts.Samples, P: ts.Avg["triplet_precision"], R: ts.Avg["triplet_recall"],
-				F1: ts.Avg["triplet_f1"], BestF1: ts.Best["triplet_f1"]}
+				F1: ts.Avg["triplet_f1"], BestF1: ts.Best["triplet_f1"], Missing: ts.Missing}
 		}
-		for _, smp := range r.Samples {
-			it := smp.Item
-			i, ok := at[it.QID]
-			if !ok {
-				continue
+		for k := range r.Samples {
+			smp := &r.Samples[k]
+			id := smp.TaskID
+			if smp.Item != nil {
+				id = smp.Item.QID
 			}
-			details[i].Runs[r.Name] = append(details[i].Runs[r.Name], sampleOf(it, smp.Pred))
+			if i, ok := at[id]; ok {
+				refs[i] = append(refs[i], sampleRef{run: r.Name, s: smp})
+			}
 		}
 	}
-	for i := range details {
-		for _, v := range details[i].Runs {
-			sort.Slice(v, func(a, b int) bool { return v[a].Sample < v[b].Sample })
+	return ov, details, refs
+}
+
+// fill adds a task's samples to its detail, loading those not in memory.
+func fill(d *taskDetail, refs []sampleRef) error {
+	d.Runs = map[string][]sampleView{}
+	for _, ref := range refs {
+		it, pred := ref.s.Item, ref.s.Pred
+		if it == nil {
+			if ref.s.Load == nil {
+				return fmt.Errorf("run %s: task %s sample %d: neither the item nor a way to load it", ref.run, d.ID, ref.s.Index)
+			}
+			var err error
+			if it, pred, err = ref.s.Load(); err != nil {
+				return err
+			}
 		}
+		sv := sampleOf(it, pred)
+		sv.GTClass = relationClasses(it.Structure, "gt", d.GT)
+		sv.PredClass = relationClasses(it.Structure, "pred", sv.Pred)
+		d.Runs[ref.run] = append(d.Runs[ref.run], sv)
 	}
-	return ov, details
+	for _, v := range d.Runs {
+		sort.Slice(v, func(a, b int) bool { return v[a].Sample < v[b].Sample })
+	}
+	return nil
 }
 
 func sampleOf(it *matcher.Item, pred *kg.Prediction) sampleView {
@@ -167,6 +227,87 @@ func sampleOf(it *matcher.Item, pred *kg.Prediction) sampleView {
 		}
 	}
 	return sv
+}
+
+// selfConsistency is matcher.SelfConsistency (what kgjudge agree reports)
+// over a run's samples, read from their item records; nil when no sample
+// has a validity pass.
+func selfConsistency(samples []Sample) *matcher.SelfConsistency {
+	var c matcher.SelfConsistency
+	has := false
+	for _, smp := range samples {
+		if smp.Item != nil {
+			has = AddConsistency(&c, smp.Item) || has
+		}
+	}
+	if !has {
+		return nil
+	}
+	return &c
+}
+
+// AddConsistency adds an item's verdicts to a run's self-consistency
+// (matcher.SelfConsistency.AddSample on its records); false when the item
+// has no validity pass, so nothing to compare.
+func AddConsistency(c *matcher.SelfConsistency, it *matcher.Item) bool {
+	if it.Coverage == nil || it.Validity == nil {
+		return false
+	}
+	cov := make([]kg.Verdict, len(it.Coverage.PerGTTriple))
+	for i, g := range it.Coverage.PerGTTriple {
+		cov[i] = kg.Verdict{GTIndex: g.GTIndex, State: g.State, Support: g.SupportingPredIndices}
+	}
+	val := make([]kg.Validity, len(it.Validity.PerPredTriple))
+	for i, p := range it.Validity.PerPredTriple {
+		val[i] = kg.Validity{PredIndex: p.PredIndex, State: p.State}
+	}
+	c.AddSample(cov, val)
+	return true
+}
+
+// relationClasses maps each triple to its relation's class from the item's
+// structure report (hierarchy: per graph, a list of relations with their
+// class): an *ItemStructure, or the report decoded as generic JSON; nil
+// when the item has none.
+func relationClasses(structure any, graph string, triples [][3]string) []string {
+	var rels []RelationClass
+	switch st := structure.(type) {
+	case *ItemStructure:
+		if st == nil {
+			return nil
+		}
+		rels = st.GT.Relations
+		if graph == "pred" {
+			rels = st.Pred.Relations
+		}
+	case map[string]any:
+		g, _ := st[graph].(map[string]any)
+		list, _ := g["relations"].([]any)
+		for _, r := range list {
+			rm, _ := r.(map[string]any)
+			name, _ := rm["relation"].(string)
+			c, _ := rm["class"].(string)
+			rels = append(rels, RelationClass{Relation: name, Class: c})
+		}
+	}
+	if len(rels) == 0 {
+		return nil
+	}
+	class := map[string]string{}
+	for _, r := range rels {
+		if prev, ok := class[r.Relation]; !ok {
+			class[r.Relation] = r.Class
+		} else if !strings.Contains("/"+prev+"/", "/"+r.Class+"/") {
+			// One relation, several classes (the kinds of its heads and
+			// tails decide): show them all.
+			class[r.Relation] = prev + "/" + r.Class
+		}
+	}
+	out := make([]string, len(triples))
+	for i, t := range triples {
+		out[i] = class[t[1]]
+	}
+	return out
 }
 
 func ints(x []int) []int {

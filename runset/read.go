@@ -34,6 +34,9 @@ type outSummary struct {
 	Protocol   matcher.Protocol `json:"protocol"`
 	Judge      string           `json:"judge"`
 	NumSamples int              `json:"num_samples"`
+	// Missing are the samples the run lacks; they score 0 (or are left
+	// out with Skip), as the run's own avg@N counted them.
+	Missing []matcher.MissingSample `json:"missing"`
 }
 
 // itemFile skips the item's structure report, which no leaderboard reads.
@@ -80,6 +83,9 @@ func ReadOutDir(dir string) (Run, error) {
 			return Run{}, inputErrorf("%s: no qid", f)
 		}
 		r.Samples = append(r.Samples, SampleFromItem(&it.Item))
+	}
+	for _, m := range s.Missing {
+		r.Samples = append(r.Samples, Sample{TaskID: m.TaskID, Index: m.Sample, Missing: true})
 	}
 	SortSamples(r.Samples)
 	for i := 1; i < len(r.Samples); i++ {
