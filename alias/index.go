@@ -97,6 +97,8 @@ type Index struct {
 	aliases map[string][]int
 	sets    [][]string // members as given
 	setKeys [][]string // members' exact keys
+	// fuzzy caches each fuzzy word's dictionary terms (fuzzy.go).
+	fuzzy *fuzzyCache
 }
 
 type doc struct {
@@ -134,6 +136,7 @@ func Build(ctx context.Context, dir string, entities, relations []string, aliase
 		plain:    cfg.plainText,
 		docs:     map[string]*doc{},
 		aliases:  map[string][]int{},
+		fuzzy:    &fuzzyCache{m: map[fuzzyKey]*fuzzyHits{}},
 	}
 	if ix.analyzer == nil {
 		idx.Close()
@@ -308,14 +311,19 @@ func (ix *Index) search(ctx context.Context, kind, q string, k int) ([]Hit, erro
 	}
 	for _, t := range fuzzyTerms(qTokens) {
 		if n := utf8.RuneCountInString(t); n >= 5 {
-			fq := bleve.NewFuzzyQuery(t)
-			fq.SetField(fieldText)
-			fq.SetFuzziness(1)
+			fuzziness := 1
 			if n >= 9 {
-				fq.SetFuzziness(2)
+				fuzziness = 2
 			}
-			fq.SetBoost(boostFuzzy)
-			should = append(should, fq)
+			if ix.fuzzy == nil { // Bleve's own, for the equivalence test
+				fq := bleve.NewFuzzyQuery(t)
+				fq.SetField(fieldText)
+				fq.SetFuzziness(fuzziness)
+				fq.SetBoost(boostFuzzy)
+				should = append(should, fq)
+				continue
+			}
+			should = append(should, newFuzzyQuery(ix.fuzzy, t, fuzziness, fieldText, boostFuzzy))
 		}
 	}
 	if ix.plain {
