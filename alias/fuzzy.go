@@ -3,8 +3,8 @@ package alias
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
@@ -14,12 +14,14 @@ import (
 )
 
 // fuzzyQuery is Bleve's FuzzyQuery (no prefix, on a field without a
-// synonym source) with the expensive part done once per index: finding
-// the dictionary terms within the edit distance builds a Levenshtein
-// automaton and walks the term dictionary, and one sample's queries ask
-// for the same words again and again. The index is immutable once built,
-// so a word's terms never change; the searcher built from them is the one
-// searcher.NewFuzzySearcher builds, so scores and hits are unchanged.
+// synonym source) without its expensive part: to find the dictionary
+// terms within the edit distance Bleve builds a Levenshtein automaton per
+// query word (most of a sample's search time, and of its garbage) and
+// walks the term dictionary with it. Here the dictionary is read once per
+// index (it is immutable once built), a word's terms are computed
+// directly (within) and kept, since one sample's queries ask for the same
+// words again and again, and the searcher built from them is the one
+// searcher.NewFuzzySearcher builds: scores and hits are unchanged.
 type fuzzyQuery struct {
 	*query.FuzzyQuery
 	cache *fuzzyCache
@@ -37,8 +39,8 @@ type fuzzyHits struct {
 
 // fuzzyCache maps (term, fuzziness) to the field's terms within that
 // distance, in dictionary order, with their distances. byLen holds the
-// field's dictionary (read once) by length in runes, each term's runes
-// sorted, for the bag-distance test of get.
+// field's dictionary (read once) by length in runes, with each term's
+// runes sorted for the bag-distance bound.
 type fuzzyCache struct {
 	mu    sync.Mutex
 	m     map[fuzzyKey]*fuzzyHits
@@ -46,8 +48,9 @@ type fuzzyCache struct {
 }
 
 type dictTerm struct {
-	s     string
-	runes []rune // sorted
+	s      string
+	runes  []rune
+	sorted []rune
 }
 
 func newFuzzyQuery(c *fuzzyCache, term string, fuzziness int, field string, boost float64) *fuzzyQuery {
@@ -62,11 +65,10 @@ func newFuzzyQuery(c *fuzzyCache, term string, fuzziness int, field string, boos
 // candidate terms cached (prefix 0; the field has no synonym source, so
 // no synonym terms join the candidates).
 func (q *fuzzyQuery) Searcher(ctx context.Context, i index.IndexReader, m mapping.IndexMapping, options search.SearcherOptions) (search.Searcher, error) {
-	ir, ok := i.(index.IndexReaderFuzzy)
-	if !ok || q.Prefix != 0 || q.Fuzziness <= 0 || q.Fuzziness > searcher.MaxFuzziness || q.FieldVal == "" {
+	if q.Prefix != 0 || q.Fuzziness <= 0 || q.Fuzziness > searcher.MaxFuzziness || q.FieldVal == "" {
 		return q.FuzzyQuery.Searcher(ctx, i, m, options)
 	}
-	c, err := q.cache.get(i, ir, q.FieldVal, q.Term, q.Fuzziness)
+	c, err := q.cache.get(i, q.FieldVal, q.Term, q.Fuzziness)
 	if err != nil {
 		return nil, err
 	}
@@ -77,93 +79,134 @@ func (q *fuzzyQuery) Searcher(ctx context.Context, i index.IndexReader, m mappin
 	return searcher.NewMultiTermSearcherBoosted(ctx, i, c.terms, q.FieldVal, boost, c.dists, options, true)
 }
 
-func (c *fuzzyCache) get(r index.IndexReader, ir index.IndexReaderFuzzy, field, term string, fuzziness int) (*fuzzyHits, error) {
+func (c *fuzzyCache) get(r index.IndexReader, field, term string, fuzziness int) (*fuzzyHits, error) {
 	k := fuzzyKey{term, fuzziness}
 	c.mu.Lock()
-	t := c.m[k]
-	c.mu.Unlock()
-	if t != nil {
+	defer c.mu.Unlock()
+	if t := c.m[k]; t != nil {
 		return t, nil
 	}
-	near, err := c.mayHaveNeighbour(r, field, term, fuzziness)
-	if err != nil {
-		return nil, err
+	if c.byLen == nil {
+		if err := c.readDict(r, field); err != nil {
+			return nil, err
+		}
 	}
-	if !near {
-		// No other term within the distance: Bleve's candidates would be
-		// none or the term itself, and both make a term searcher.
-		t = &fuzzyHits{}
-		c.mu.Lock()
-		c.m[k] = t
-		c.mu.Unlock()
-		return t, nil
-	}
-	fd, _, err := ir.FieldDictFuzzyAutomaton(field, term, fuzziness, "")
-	if err != nil {
-		return nil, err
-	}
-	t = &fuzzyHits{terms: []string{}, dists: []uint8{}}
-	e, err := fd.Next()
-	for err == nil && e != nil {
-		t.terms = append(t.terms, e.Term)
-		t.dists = append(t.dists, e.EditDistance)
-		e, err = fd.Next()
-	}
-	if cerr := fd.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
+	t := c.within(term, fuzziness)
 	c.m[k] = t
-	c.mu.Unlock()
 	return t, nil
 }
 
-// mayHaveNeighbour reports whether a dictionary term other than term
-// could be within fuzziness edits of it (Levenshtein with adjacent
-// transpositions, as Bleve's automaton counts them). An edit changes the
-// multiset of runes by at most one on each side (a transposition not at
-// all), so the bag distance (the larger of the two multiset differences)
-// is a lower bound of the edit distance, and a term whose bag distance or
-// length difference exceeds fuzziness cannot be a candidate. When false,
-// the automaton is not needed.
-func (c *fuzzyCache) mayHaveNeighbour(ir index.IndexReader, field, term string, fuzziness int) (bool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.byLen == nil {
-		fd, err := ir.FieldDict(field)
-		if err != nil {
-			return false, err
-		}
-		byLen := map[int][]dictTerm{}
-		e, err := fd.Next()
-		for err == nil && e != nil {
-			r := []rune(e.Term)
-			slices.Sort(r)
-			byLen[len(r)] = append(byLen[len(r)], dictTerm{s: e.Term, runes: r})
-			e, err = fd.Next()
-		}
+// readDict reads the field's term dictionary once.
+func (c *fuzzyCache) readDict(r index.IndexReader, field string) (err error) {
+	fd, err := r.FieldDict(field)
+	if err != nil {
+		return err
+	}
+	defer func() {
 		if cerr := fd.Close(); err == nil {
 			err = cerr
 		}
-		if err != nil {
-			return false, err
-		}
-		c.byLen = byLen
+	}()
+	byLen := map[int][]dictTerm{}
+	e, err := fd.Next()
+	for err == nil && e != nil {
+		rs := []rune(e.Term)
+		sorted := slices.Clone(rs)
+		slices.Sort(sorted)
+		byLen[len(rs)] = append(byLen[len(rs)], dictTerm{s: e.Term, runes: rs, sorted: sorted})
+		e, err = fd.Next()
 	}
+	if err != nil {
+		return err
+	}
+	c.byLen = byLen
+	return nil
+}
+
+// within returns the dictionary terms within fuzziness edits of term, in
+// dictionary (byte) order, with their distances: what Bleve's Levenshtein
+// automaton (built with transpositions) finds walking the dictionary,
+// which is the optimal-string-alignment distance (insertions, deletions,
+// substitutions and swaps of adjacent runes, each 1; TestOSAIsBleves).
+// The length difference and the bag distance (the larger of the two
+// multiset differences of runes; an edit changes each side by at most
+// one) are lower bounds of it and rule out most terms cheaply. When no
+// term but term itself is within the distance the result is empty: the
+// searcher is then a term searcher either way.
+func (c *fuzzyCache) within(term string, fuzziness int) *fuzzyHits {
 	q := []rune(term)
-	slices.Sort(q)
-	n := utf8.RuneCountInString(term)
-	for l := max(0, n-fuzziness); l <= n+fuzziness; l++ {
+	qs := slices.Clone(q)
+	slices.Sort(qs)
+	type hit struct {
+		term string
+		dist uint8
+	}
+	var hits []hit
+	other := false
+	for l := max(0, len(q)-fuzziness); l <= len(q)+fuzziness; l++ {
 		for _, d := range c.byLen[l] {
-			if d.s != term && bagDistance(q, d.runes) <= fuzziness {
-				return true, nil
+			if bagDistance(qs, d.sorted) > fuzziness {
+				continue
+			}
+			if e := osaDistance(q, d.runes, fuzziness); e <= fuzziness {
+				hits = append(hits, hit{d.s, uint8(e)})
+				other = other || d.s != term
 			}
 		}
 	}
-	return false, nil
+	t := &fuzzyHits{}
+	if !other {
+		return t
+	}
+	slices.SortFunc(hits, func(a, b hit) int { return strings.Compare(a.term, b.term) })
+	t.terms, t.dists = make([]string, len(hits)), make([]uint8, len(hits))
+	for i, h := range hits {
+		t.terms[i], t.dists[i] = h.term, h.dist
+	}
+	return t
+}
+
+// osaDistance is the optimal-string-alignment distance of a and b, or a
+// value above limit once every alignment exceeds it.
+func osaDistance(a, b []rune, limit int) int {
+	n, m := len(a), len(b)
+	// three rows: i-2, i-1, i
+	pp := make([]int, m+1)
+	p := make([]int, m+1)
+	cur := make([]int, m+1)
+	for j := range p {
+		p[j] = j
+	}
+	for i := 1; i <= n; i++ {
+		cur[0] = i
+		low := i
+		for j := 1; j <= m; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(p[j]+1, cur[j-1]+1, p[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, pp[j-2]+1)
+			}
+			cur[j] = v
+			low = min(low, v)
+		}
+		// a swap reaches back two rows, so stop only when both exceed
+		if low > limit && minSlice(p) > limit {
+			return limit + 1
+		}
+		pp, p, cur = p, cur, pp
+	}
+	return p[m]
+}
+
+func minSlice(s []int) int {
+	v := s[0]
+	for _, x := range s[1:] {
+		v = min(v, x)
+	}
+	return v
 }
 
 // bagDistance is max(|a-b|, |b-a|) of two sorted rune multisets.
