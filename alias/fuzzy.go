@@ -2,6 +2,7 @@ package alias
 
 import (
 	"context"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -51,6 +52,18 @@ type dictTerm struct {
 	s      string
 	runes  []rune
 	sorted []rune
+	mask   uint64 // runeMask
+}
+
+// runeMask sets bit r%64 for every rune r: a rune of a that is not in b
+// sets a bit of a's mask not in b's unless another rune shares the bit,
+// so popcount(ma &^ mb) is a lower bound of the bag distance.
+func runeMask(rs []rune) uint64 {
+	var m uint64
+	for _, r := range rs {
+		m |= 1 << (uint32(r) % 64)
+	}
+	return m
 }
 
 func newFuzzyQuery(c *fuzzyCache, term string, fuzziness int, field string, boost float64) *fuzzyQuery {
@@ -113,7 +126,7 @@ func (c *fuzzyCache) readDict(r index.IndexReader, field string) (err error) {
 		rs := []rune(e.Term)
 		sorted := slices.Clone(rs)
 		slices.Sort(sorted)
-		byLen[len(rs)] = append(byLen[len(rs)], dictTerm{s: e.Term, runes: rs, sorted: sorted})
+		byLen[len(rs)] = append(byLen[len(rs)], dictTerm{s: e.Term, runes: rs, sorted: sorted, mask: runeMask(rs)})
 		e, err = fd.Next()
 	}
 	if err != nil {
@@ -143,12 +156,14 @@ func (c *fuzzyCache) within(term string, fuzziness int) *fuzzyHits {
 	}
 	var hits []hit
 	other := false
+	qm := runeMask(q)
+	var rows osaRows
 	for l := max(0, len(q)-fuzziness); l <= len(q)+fuzziness; l++ {
 		for _, d := range c.byLen[l] {
-			if bagDistance(qs, d.sorted) > fuzziness {
+			if bits.OnesCount64(qm&^d.mask) > fuzziness || bits.OnesCount64(d.mask&^qm) > fuzziness || bagDistance(qs, d.sorted) > fuzziness {
 				continue
 			}
-			if e := osaDistance(q, d.runes, fuzziness); e <= fuzziness {
+			if e := rows.distance(q, d.runes, fuzziness); e <= fuzziness {
 				hits = append(hits, hit{d.s, uint8(e)})
 				other = other || d.s != term
 			}
@@ -166,14 +181,18 @@ func (c *fuzzyCache) within(term string, fuzziness int) *fuzzyHits {
 	return t
 }
 
-// osaDistance is the optimal-string-alignment distance of a and b, or a
+// osaRows are the three rows (i-2, i-1, i) of the distance table, kept
+// between calls.
+type osaRows struct{ pp, p, cur []int }
+
+// distance is the optimal-string-alignment distance of a and b, or a
 // value above limit once every alignment exceeds it.
-func osaDistance(a, b []rune, limit int) int {
+func (r *osaRows) distance(a, b []rune, limit int) int {
 	n, m := len(a), len(b)
-	// three rows: i-2, i-1, i
-	pp := make([]int, m+1)
-	p := make([]int, m+1)
-	cur := make([]int, m+1)
+	if cap(r.p) < m+1 {
+		r.pp, r.p, r.cur = make([]int, m+1), make([]int, m+1), make([]int, m+1)
+	}
+	pp, p, cur := r.pp[:m+1], r.p[:m+1], r.cur[:m+1]
 	for j := range p {
 		p[j] = j
 	}

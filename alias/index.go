@@ -76,10 +76,22 @@ type Option func(*config)
 
 type config struct {
 	concepts *Concepts
+	known    Known
 	// plainText keeps only the analysed text query (a TF-IDF prefilter);
 	// tests use it as the baseline.
 	plainText bool
 }
+
+// Known returns what the caller has already computed for a string it
+// indexes or searches: Canon(kg.MatchText(s)) and the concepts table's
+// Of(kg.MatchText(s)), or ok false when it has not seen s.
+type Known func(s string) (key string, concepts []string, ok bool)
+
+// WithKnown lets Build and the searches reuse the caller's analysis of its
+// strings (a prefilter has every graph string's key and concepts already)
+// instead of computing it again. The concepts must be those of the
+// table given WithConcepts; the slices are only read.
+func WithKnown(k Known) Option { return func(cfg *config) { cfg.known = k } }
 
 // WithConcepts sets the concept table (default BuiltinConcepts()); pass
 // BuiltinConcepts().With(userAliases.Concepts) to add an alias file's terms.
@@ -91,6 +103,7 @@ type Index struct {
 	idx      bleve.Index
 	analyzer analysis.Analyzer
 	concepts *Concepts
+	known    Known
 	plain    bool
 	docs     map[string]*doc // Bleve id -> document
 	// aliases: exact key -> the alias sets (indices into sets) holding it.
@@ -133,6 +146,7 @@ func Build(ctx context.Context, dir string, entities, relations []string, aliase
 		idx:      idx,
 		analyzer: m.AnalyzerNamed(AnalyzerMixed),
 		concepts: cfg.concepts,
+		known:    cfg.known,
 		plain:    cfg.plainText,
 		docs:     map[string]*doc{},
 		aliases:  map[string][]int{},
@@ -175,7 +189,8 @@ func (ix *Index) load(ctx context.Context, entities, relations []string, aliases
 			// The document keeps t whole (hits return it); what is
 			// analysed and indexed is the prefix matching reads.
 			m := kg.MatchText(t)
-			d := &doc{text: t, key: Canon(m), tokens: ix.tokens(m), concepts: ix.concepts.Of(m), han: hasHan(m)}
+			key, concepts := ix.keyConcepts(t, m)
+			d := &doc{text: t, key: key, tokens: ix.tokens(m), concepts: concepts, han: hasHan(m)}
 			ix.docs[id] = d
 			if err := b.Index(id, map[string]interface{}{
 				fieldKind:    kind,
@@ -243,6 +258,17 @@ func (ix *Index) Relations(ctx context.Context, q string, k int) ([]Hit, error) 
 	return ix.search(ctx, kindRelation, q, k)
 }
 
+// keyConcepts returns Canon(m) and the concepts of m, where m is
+// kg.MatchText(s), from the caller's Known when it has them.
+func (ix *Index) keyConcepts(s, m string) (string, []string) {
+	if ix.known != nil {
+		if k, c, ok := ix.known(s); ok {
+			return k, c
+		}
+	}
+	return Canon(m), ix.concepts.Of(m)
+}
+
 func (ix *Index) tokens(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range ix.analyzer.Analyze([]byte(s)) {
@@ -269,11 +295,11 @@ func (ix *Index) search(ctx context.Context, kind, q string, k int) ([]Hit, erro
 	if k <= 0 || q == "" {
 		return nil, nil
 	}
+	orig := q
 	q = kg.MatchText(q)
-	key := Canon(q)
+	key, qConcepts := ix.keyConcepts(orig, q)
 	qTokens := ix.tokens(q)
 	aliasNames, aliasKeys := ix.aliasMembers(key)
-	qConcepts := ix.concepts.Of(q)
 
 	var should []query.Query
 	if key != "" {
