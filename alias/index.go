@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -115,8 +116,11 @@ type Index struct {
 }
 
 type doc struct {
-	text     string
-	key      string
+	text string
+	key  string
+	// tokens are the analysed words, computed when a search first needs
+	// them (most documents are never a hit that needs them).
+	tokOnce  sync.Once
 	tokens   map[string]bool
 	concepts []string
 	han      bool
@@ -190,7 +194,7 @@ func (ix *Index) load(ctx context.Context, entities, relations []string, aliases
 			// analysed and indexed is the prefix matching reads.
 			m := kg.MatchText(t)
 			key, concepts := ix.keyConcepts(t, m)
-			d := &doc{text: t, key: key, tokens: ix.tokens(m), concepts: concepts, han: hasHan(m)}
+			d := &doc{text: t, key: key, concepts: concepts, han: hasHan(m)}
 			ix.docs[id] = d
 			if err := b.Index(id, map[string]interface{}{
 				fieldKind:    kind,
@@ -267,6 +271,11 @@ func (ix *Index) keyConcepts(s, m string) (string, []string) {
 		}
 	}
 	return Canon(m), ix.concepts.Of(m)
+}
+
+func (ix *Index) docTokens(d *doc) map[string]bool {
+	d.tokOnce.Do(func() { d.tokens = ix.tokens(kg.MatchText(d.text)) })
+	return d.tokens
 }
 
 func (ix *Index) tokens(s string) map[string]bool {
@@ -399,9 +408,9 @@ func (ix *Index) how(d *doc, key string, qTokens, aliasKeys, aliasTokens map[str
 		return HowExact
 	case aliasKeys[d.key]:
 		return HowAlias
-	case overlaps(d.tokens, qTokens):
+	case overlaps(ix.docTokens(d), qTokens):
 		return HowPartial
-	case overlaps(d.tokens, aliasTokens):
+	case overlaps(ix.docTokens(d), aliasTokens):
 		return HowAlias
 	case intersects(d.concepts, qConcepts):
 		if d.han != qHan {

@@ -181,7 +181,7 @@ func newText(s string, concepts *alias.Concepts) *text {
 	// s stays whole (it is the text's identity); its features are those of
 	// the prefix matching reads (kg.MaxMatchBytes).
 	m := kg.MatchText(s)
-	key, norm := alias.Canon(m), kg.Normalize(m)
+	key, norm := alias.CanonNormalize(m)
 	t := &text{s: s, norm: norm, key: key, variants: variants(m, key), toks: normTokens(norm), han: hasHan(m),
 		acro: initials(m), caps: capsWords(m)}
 	for _, r := range key {
