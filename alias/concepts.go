@@ -244,7 +244,14 @@ func matchForm(s string) string {
 	return b.String()
 }
 
+// firstHan is the first rune of the scripts isHan accepts (Hangul Jamo,
+// U+1100; TestFirstHan).
+const firstHan = 0x1100
+
 func isHan(r rune) bool {
+	if r < firstHan { // most text is Latin: skip the four table look-ups
+		return false
+	}
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 

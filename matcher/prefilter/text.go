@@ -21,7 +21,14 @@ var stopwords = map[string]bool{
 }
 
 // isHan reports CJK ideographs and kana/hangul (written without spaces).
+// firstHan is the first rune of the scripts isHan accepts (Hangul Jamo,
+// U+1100; TestFirstHan).
+const firstHan = 0x1100
+
 func isHan(r rune) bool {
+	if r < firstHan { // most text is Latin: skip the four table look-ups
+		return false
+	}
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 
