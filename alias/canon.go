@@ -135,6 +135,20 @@ func Canon(s string) string {
 	return n
 }
 
+// CanonNormalize returns Canon(s) and kg.Normalize(kg.MatchText(s)),
+// normalising once where Canon would normalise again.
+func CanonNormalize(s string) (canon, norm string) {
+	s = kg.MatchText(s)
+	if !utf8.ValidString(s) {
+		return Canon(s), kg.Normalize(s)
+	}
+	n := kg.Normalize(s)
+	if v, ok := canonValue(s, n); ok {
+		return v, n
+	}
+	return n, n
+}
+
 // canonValue reads s as a value, first with punctuation kept, then as its
 // kg.Normalize form n (so "($19.99)" still reads as a price). Every value
 // has an ASCII digit (after NFKC), so text without one is not parsed.

@@ -3,6 +3,8 @@ package alias
 import (
 	"testing"
 	"unicode/utf8"
+
+	"github.com/kgjudge/kgjudge/kg"
 )
 
 // canonCases: inputs that must share a canonical form, and the form.
@@ -83,6 +85,9 @@ func FuzzCanon(f *testing.F) {
 		}
 		if c2 := Canon(c); c2 != c {
 			t.Fatalf("not idempotent: Canon(%q) = %q, Canon(%q) = %q", s, c, c, c2)
+		}
+		if k, n := CanonNormalize(s); k != c || n != kg.Normalize(kg.MatchText(s)) {
+			t.Fatalf("CanonNormalize(%q) = %q, %q; want %q, %q", s, k, n, c, kg.Normalize(kg.MatchText(s)))
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -40,13 +41,17 @@ type conceptTerm struct {
 }
 
 // BuiltinConcepts returns the table shipped in data/relation_concepts.tsv.
-func BuiltinConcepts() *Concepts {
+// The table is read-only, so every caller shares one, parsed on first use
+// (parsing it was a few percent of every sample's CPU, several times over).
+func BuiltinConcepts() *Concepts { return builtinConcepts() }
+
+var builtinConcepts = sync.OnceValue(func() *Concepts {
 	c, err := ParseConcepts(strings.NewReader(relationConceptsTSV), "data/relation_concepts.tsv")
 	if err != nil {
 		panic(err) // the embedded table is tested
 	}
 	return c
-}
+})
 
 // NewConcepts builds a table from concept id -> terms.
 func NewConcepts(table map[string][]string) *Concepts {
@@ -239,7 +244,14 @@ func matchForm(s string) string {
 	return b.String()
 }
 
+// firstHan is the first rune of the scripts isHan accepts (Hangul Jamo,
+// U+1100; TestFirstHan).
+const firstHan = 0x1100
+
 func isHan(r rune) bool {
+	if r < firstHan { // most text is Latin: skip the four table look-ups
+		return false
+	}
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestConceptsOf(t *testing.T) {
@@ -113,5 +114,15 @@ func TestGTAliasSets(t *testing.T) {
 	f := loadFixture(t, "p012")
 	if sets := GTAliasSets(f.gt.Nodes); len(sets) != 0 {
 		t.Errorf("fixture has no aliases, got %d sets", len(sets))
+	}
+}
+
+// TestFirstHan: no rune below firstHan is of the scripts isHan accepts.
+func TestFirstHan(t *testing.T) {
+	for r := rune(0); r <= firstHan; r++ {
+		han := unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+		if han != (r == firstHan) {
+			t.Fatalf("%U: han %v", r, han)
+		}
 	}
 }

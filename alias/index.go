@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -76,10 +77,22 @@ type Option func(*config)
 
 type config struct {
 	concepts *Concepts
+	known    Known
 	// plainText keeps only the analysed text query (a TF-IDF prefilter);
 	// tests use it as the baseline.
 	plainText bool
 }
+
+// Known returns what the caller has already computed for a string it
+// indexes or searches: Canon(kg.MatchText(s)) and the concepts table's
+// Of(kg.MatchText(s)), or ok false when it has not seen s.
+type Known func(s string) (key string, concepts []string, ok bool)
+
+// WithKnown lets Build and the searches reuse the caller's analysis of its
+// strings (a prefilter has every graph string's key and concepts already)
+// instead of computing it again. The concepts must be those of the
+// table given WithConcepts; the slices are only read.
+func WithKnown(k Known) Option { return func(cfg *config) { cfg.known = k } }
 
 // WithConcepts sets the concept table (default BuiltinConcepts()); pass
 // BuiltinConcepts().With(userAliases.Concepts) to add an alias file's terms.
@@ -91,17 +104,23 @@ type Index struct {
 	idx      bleve.Index
 	analyzer analysis.Analyzer
 	concepts *Concepts
+	known    Known
 	plain    bool
 	docs     map[string]*doc // Bleve id -> document
 	// aliases: exact key -> the alias sets (indices into sets) holding it.
 	aliases map[string][]int
 	sets    [][]string // members as given
 	setKeys [][]string // members' exact keys
+	// fuzzy caches each fuzzy word's dictionary terms (fuzzy.go).
+	fuzzy *fuzzyCache
 }
 
 type doc struct {
-	text     string
-	key      string
+	text string
+	key  string
+	// tokens are the analysed words, computed when a search first needs
+	// them (most documents are never a hit that needs them).
+	tokOnce  sync.Once
 	tokens   map[string]bool
 	concepts []string
 	han      bool
@@ -131,9 +150,11 @@ func Build(ctx context.Context, dir string, entities, relations []string, aliase
 		idx:      idx,
 		analyzer: m.AnalyzerNamed(AnalyzerMixed),
 		concepts: cfg.concepts,
+		known:    cfg.known,
 		plain:    cfg.plainText,
 		docs:     map[string]*doc{},
 		aliases:  map[string][]int{},
+		fuzzy:    &fuzzyCache{m: map[fuzzyKey]*fuzzyHits{}},
 	}
 	if ix.analyzer == nil {
 		idx.Close()
@@ -172,7 +193,8 @@ func (ix *Index) load(ctx context.Context, entities, relations []string, aliases
 			// The document keeps t whole (hits return it); what is
 			// analysed and indexed is the prefix matching reads.
 			m := kg.MatchText(t)
-			d := &doc{text: t, key: Canon(m), tokens: ix.tokens(m), concepts: ix.concepts.Of(m), han: hasHan(m)}
+			key, concepts := ix.keyConcepts(t, m)
+			d := &doc{text: t, key: key, concepts: concepts, han: hasHan(m)}
 			ix.docs[id] = d
 			if err := b.Index(id, map[string]interface{}{
 				fieldKind:    kind,
@@ -240,6 +262,22 @@ func (ix *Index) Relations(ctx context.Context, q string, k int) ([]Hit, error) 
 	return ix.search(ctx, kindRelation, q, k)
 }
 
+// keyConcepts returns Canon(m) and the concepts of m, where m is
+// kg.MatchText(s), from the caller's Known when it has them.
+func (ix *Index) keyConcepts(s, m string) (string, []string) {
+	if ix.known != nil {
+		if k, c, ok := ix.known(s); ok {
+			return k, c
+		}
+	}
+	return Canon(m), ix.concepts.Of(m)
+}
+
+func (ix *Index) docTokens(d *doc) map[string]bool {
+	d.tokOnce.Do(func() { d.tokens = ix.tokens(kg.MatchText(d.text)) })
+	return d.tokens
+}
+
 func (ix *Index) tokens(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range ix.analyzer.Analyze([]byte(s)) {
@@ -266,11 +304,11 @@ func (ix *Index) search(ctx context.Context, kind, q string, k int) ([]Hit, erro
 	if k <= 0 || q == "" {
 		return nil, nil
 	}
+	orig := q
 	q = kg.MatchText(q)
-	key := Canon(q)
+	key, qConcepts := ix.keyConcepts(orig, q)
 	qTokens := ix.tokens(q)
 	aliasNames, aliasKeys := ix.aliasMembers(key)
-	qConcepts := ix.concepts.Of(q)
 
 	var should []query.Query
 	if key != "" {
@@ -308,14 +346,19 @@ func (ix *Index) search(ctx context.Context, kind, q string, k int) ([]Hit, erro
 	}
 	for _, t := range fuzzyTerms(qTokens) {
 		if n := utf8.RuneCountInString(t); n >= 5 {
-			fq := bleve.NewFuzzyQuery(t)
-			fq.SetField(fieldText)
-			fq.SetFuzziness(1)
+			fuzziness := 1
 			if n >= 9 {
-				fq.SetFuzziness(2)
+				fuzziness = 2
 			}
-			fq.SetBoost(boostFuzzy)
-			should = append(should, fq)
+			if ix.fuzzy == nil { // Bleve's own, for the equivalence test
+				fq := bleve.NewFuzzyQuery(t)
+				fq.SetField(fieldText)
+				fq.SetFuzziness(fuzziness)
+				fq.SetBoost(boostFuzzy)
+				should = append(should, fq)
+				continue
+			}
+			should = append(should, newFuzzyQuery(ix.fuzzy, t, fuzziness, fieldText, boostFuzzy))
 		}
 	}
 	if ix.plain {
@@ -365,9 +408,9 @@ func (ix *Index) how(d *doc, key string, qTokens, aliasKeys, aliasTokens map[str
 		return HowExact
 	case aliasKeys[d.key]:
 		return HowAlias
-	case overlaps(d.tokens, qTokens):
+	case overlaps(ix.docTokens(d), qTokens):
 		return HowPartial
-	case overlaps(d.tokens, aliasTokens):
+	case overlaps(ix.docTokens(d), aliasTokens):
 		return HowAlias
 	case intersects(d.concepts, qConcepts):
 		if d.han != qHan {

@@ -1,6 +1,7 @@
 package kg
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -52,5 +53,33 @@ func TestMatchText(t *testing.T) {
 	}
 	if n := Normalize(strings.Repeat("㍿", MaxMatchBytes)); len(n) > MaxMatchBytes || Normalize(n) != n {
 		t.Errorf("Normalize of an expanding name: %d bytes, idempotent %v", len(n), Normalize(n) == n)
+	}
+}
+
+// TestNormalizeASCII: the ASCII path gives what the Unicode path gives,
+// for every ASCII byte alone and between digits and letters, and for
+// random ASCII strings.
+func TestNormalizeASCII(t *testing.T) {
+	var in []string
+	for c := range utf8.RuneSelf {
+		b := string(rune(c))
+		in = append(in, b, "1"+b+"2", "A"+b+"b", b+b+"x "+b, " "+b+" ")
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	const alpha = "aZ09 .,$%+-_/\t()'&#x\x00\x7f"
+	for range 5000 {
+		b := make([]byte, r.IntN(24))
+		for i := range b {
+			b[i] = alpha[r.IntN(len(alpha))]
+			if r.IntN(4) == 0 {
+				b[i] = byte(r.IntN(utf8.RuneSelf))
+			}
+		}
+		in = append(in, string(b))
+	}
+	for _, s := range in {
+		if got, want := normalizeASCII(s), normalizeUnicode(s); got != want {
+			t.Fatalf("normalizeASCII(%q) = %q, normalizeUnicode %q", s, got, want)
+		}
 	}
 }

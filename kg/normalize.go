@@ -3,6 +3,7 @@ package kg
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -11,6 +12,55 @@ import (
 const keptSymbols = "$%+¥€£"
 
 func normalize(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return normalizeUnicode(s)
+		}
+	}
+	return normalizeASCII(s)
+}
+
+// asciiSeparator[b] is unicode.IsPunct || IsSymbol || IsSpace of ASCII
+// byte b, read from the Unicode tables once.
+var asciiSeparator = func() (t [utf8.RuneSelf]bool) {
+	for b := range t {
+		r := rune(b)
+		t[b] = unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.IsSpace(r)
+	}
+	return t
+}()
+
+// normalizeASCII is normalizeUnicode for text of ASCII bytes only, which
+// NFKC leaves unchanged: the same rules byte by byte, without the NFKC
+// pass and the rune slice (most names and values are ASCII, and
+// normalising is on every matching path).
+func normalizeASCII(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		decimal := (c == '.' || c == ',') && i > 0 && i+1 < len(s) && digit(s[i-1]) && digit(s[i+1])
+		switch {
+		case decimal || c == '$' || c == '%' || c == '+':
+		case asciiSeparator[c]:
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func normalizeUnicode(s string) string {
 	rs := []rune(norm.NFKC.String(s))
 	var b strings.Builder
 	b.Grow(len(s))

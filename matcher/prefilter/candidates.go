@@ -168,6 +168,54 @@ type sample struct {
 	indexOnly int
 	// emb is the embedding stage (nil when off).
 	emb *embedStage
+	// pool and whys are rank's scratch: the candidate set, reused for
+	// every claim, and the candidates' why strings, built once each.
+	pool, entPool candPool
+	whys          whyCache
+}
+
+// candPool is a set of predicted-triple indices, cleared in O(1) between
+// claims: mark[i] == gen means i is in list.
+type candPool struct {
+	mark []uint32
+	gen  uint32
+	list []int
+}
+
+func (p *candPool) reset(n int) *candPool {
+	if len(p.mark) < n {
+		p.mark = make([]uint32, n)
+	}
+	p.gen++
+	if p.gen == 0 { // wrapped: no mark may look current
+		clear(p.mark)
+		p.gen = 1
+	}
+	p.list = p.list[:0]
+	return p
+}
+
+func (p *candPool) add(i int) {
+	if p.mark[i] != p.gen {
+		p.mark[i] = p.gen
+		p.list = append(p.list, i)
+	}
+}
+
+// whyCache holds prefix + why for the few prefixes and whys there are.
+type whyCache map[[2]string]string
+
+func (c *whyCache) of(prefix, why string) string {
+	if *c == nil {
+		*c = whyCache{}
+	}
+	k := [2]string{prefix, why}
+	w, ok := (*c)[k]
+	if !ok {
+		w = prefix + why
+		(*c)[k] = w
+	}
+	return w
 }
 
 type match struct {
@@ -518,44 +566,44 @@ func (s *sample) entities(ctx context.Context, name string) (map[string]match, e
 		s.entMatch[name] = out
 		return out, nil
 	}
-	cand := map[int]bool{}
+	cand := s.entPool.reset(len(s.predEnts))
 	for _, tok := range e.toks {
 		for _, id := range s.byToken[tok] {
-			cand[id] = true
+			cand.add(id)
 		}
 	}
 	for _, c := range e.ctoks {
 		for _, id := range s.byToken[c] {
-			cand[id] = true
+			cand.add(id)
 		}
 	}
 	for _, v := range e.variants {
 		for _, id := range s.byVariant[v] {
-			cand[id] = true
+			cand.add(id)
 		}
 	}
 	if e.acro != "" {
 		for _, id := range s.byCaps[e.acro] {
-			cand[id] = true
+			cand.add(id)
 		}
 	}
 	for _, c := range e.caps {
 		for _, id := range s.byAcro[c] {
-			cand[id] = true
+			cand.add(id)
 		}
 	}
 	if len(e.hanRunes) >= 4 {
 		for _, id := range s.byHanHead[e.hanRunes[0]] {
-			cand[id] = true
+			cand.add(id)
 		}
 	}
 	for _, k := range s.aliasKeys(e.key) {
 		for _, id := range s.byVariant[k] {
-			cand[id] = true
+			cand.add(id)
 		}
 	}
 	s.lookupLoose(e, cand)
-	for id := range cand {
+	for _, id := range cand.list {
 		x := s.texts[s.predEnts[id]]
 		if m := s.matchEntity(e, x); m.score >= entityFloor {
 			out[x.s] = m
@@ -674,7 +722,7 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool := map[int]bool{}
+	pool := s.pool.reset(len(s.pred.Triples))
 	for _, m := range []map[string]match{mh, mt} {
 		for _, x := range topMatches(m, maxFanout) {
 			idx, err := s.nb.get(ctx, x)
@@ -682,7 +730,7 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 				return nil, fmt.Errorf("prefilter: neighbors of %q: %w", x, err)
 			}
 			for _, i := range idx {
-				pool[i] = true
+				pool.add(i)
 			}
 		}
 	}
@@ -700,13 +748,13 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 	for _, tok := range gtoks {
 		if l := s.triByToken[tok]; len(l) <= 40 {
 			for _, i := range l {
-				pool[i] = true
+				pool.add(i)
 			}
 		}
 	}
 	s.embedPool(gt, pool)
-	out := make([]Candidate, 0, len(pool))
-	for i := range pool {
+	out := make([]Candidate, 0, len(pool.list))
+	for _, i := range pool.list {
 		p := s.pred.Triples[i]
 		hm := maxMatch(mh[p.Head], mh[p.Tail])
 		tm := maxMatch(mt[p.Tail], mt[p.Head])
@@ -738,9 +786,9 @@ func (s *sample) rank(ctx context.Context, gt kg.Triple) ([]Candidate, error) {
 		case eb > 0 && hm.score < anchorFloor && tm.score < anchorFloor:
 			why = "embed"
 		case hm.score >= tm.score && hm.score > 0:
-			why = "head:" + hm.why
+			why = s.whys.of("head:", hm.why)
 		case tm.score > 0:
-			why = "tail:" + tm.why
+			why = s.whys.of("tail:", tm.why)
 		}
 		out = append(out, Candidate{Index: i, Score: round3(score), Why: why, Cosine: s.embedCosine(gt, i)})
 	}

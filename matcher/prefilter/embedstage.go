@@ -200,12 +200,12 @@ func nearest(n, k int, score func(int) float64) []int {
 }
 
 // embedPool adds the embedding neighbours of gt to pool.
-func (s *sample) embedPool(gt kg.Triple, pool map[int]bool) {
+func (s *sample) embedPool(gt kg.Triple, pool *candPool) {
 	if s.emb == nil {
 		return
 	}
 	for q := range s.emb.bonus[gt] {
-		pool[q] = true
+		pool.add(q)
 	}
 }
 

@@ -43,12 +43,22 @@ const indexPrefix = "bleve:"
 
 // buildIndex indexes the predicted entities and relations with the alias sets.
 func (s *sample) buildIndex(ctx context.Context, rels []string, sets [][]string, concepts *alias.Concepts) error {
-	ix, err := alias.Build(ctx, "", s.predEnts, rels, sets, alias.WithConcepts(concepts))
+	ix, err := alias.Build(ctx, "", s.predEnts, rels, sets, alias.WithConcepts(concepts), alias.WithKnown(s.known))
 	if err != nil {
 		return fmt.Errorf("prefilter: %w", err)
 	}
 	s.ix = ix
 	return nil
+}
+
+// known gives the index the key and concepts newText computed for a
+// graph string (the same functions of kg.MatchText(str), the same table).
+func (s *sample) known(str string) (string, []string, bool) {
+	t := s.texts[str]
+	if t == nil {
+		return "", nil, false
+	}
+	return t.key, t.concepts, true
 }
 
 // close releases the Bleve index, if any.

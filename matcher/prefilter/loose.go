@@ -147,15 +147,15 @@ func (s *sample) indexLoose(e *text, id int) {
 }
 
 // lookupLoose adds the predicted entities sharing a loose form with e.
-func (s *sample) lookupLoose(e *text, cand map[int]bool) {
+func (s *sample) lookupLoose(e *text, cand *candPool) {
 	for _, v := range append(append([]string{}, e.loose...), e.key) {
 		for _, id := range s.byVariant[v] {
-			cand[id] = true
+			cand.add(id)
 		}
 	}
 	if e.num != "" {
 		for _, id := range s.byVariant[numKey(e.num)] {
-			cand[id] = true
+			cand.add(id)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package prefilter
 import (
 	"slices"
 	"testing"
+	"unicode"
 )
 
 func TestInitialsAndCaps(t *testing.T) {
@@ -61,5 +62,15 @@ func TestAlignCrossLingual(t *testing.T) {
 	// A value is no named thing: years are not aligned.
 	if m, _ := s.align(t.Context(), s.text("1985")); len(m) != 0 {
 		t.Errorf("align(1985) = %v, want none", m)
+	}
+}
+
+// TestFirstHan: no rune below firstHan is of the scripts isHan accepts.
+func TestFirstHan(t *testing.T) {
+	for r := rune(0); r <= firstHan; r++ {
+		han := unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+		if han != (r == firstHan) {
+			t.Fatalf("%U: han %v", r, han)
+		}
 	}
 }

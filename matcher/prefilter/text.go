@@ -21,7 +21,14 @@ var stopwords = map[string]bool{
 }
 
 // isHan reports CJK ideographs and kana/hangul (written without spaces).
+// firstHan is the first rune of the scripts isHan accepts (Hangul Jamo,
+// U+1100; TestFirstHan).
+const firstHan = 0x1100
+
 func isHan(r rune) bool {
+	if r < firstHan { // most text is Latin: skip the four table look-ups
+		return false
+	}
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 
@@ -181,7 +188,7 @@ func newText(s string, concepts *alias.Concepts) *text {
 	// s stays whole (it is the text's identity); its features are those of
 	// the prefix matching reads (kg.MaxMatchBytes).
 	m := kg.MatchText(s)
-	key, norm := alias.Canon(m), kg.Normalize(m)
+	key, norm := alias.CanonNormalize(m)
 	t := &text{s: s, norm: norm, key: key, variants: variants(m, key), toks: normTokens(norm), han: hasHan(m),
 		acro: initials(m), caps: capsWords(m)}
 	for _, r := range key {
