@@ -80,6 +80,27 @@ func TestLeaveOneOut(t *testing.T) {
 			t.Errorf("%s %.4f below floor %.4f", c.name, c.got, c.floor)
 		}
 	}
+	// Routing (issue 14): thresholds chosen inside each training fold so
+	// that every training sample's routed claims agree >= 0.97 with the
+	// recorded verdicts. Measured: 110/7326 open claims routed (share
+	// 0.0150), agreement 0.7909 on them: below the 0.97 target, because
+	// the held-out d038's validity verdicts are far more lenient than the
+	// others' (its p <= 0.01 claims are mostly valid). Only the
+	// deterministic tier is sure on unseen samples. The check is that
+	// the measurement covers every open claim.
+	open := 0
+	for _, l := range fixtureLabels(t) {
+		for _, cs := range [][]calibrate.Claim{l.Sample.Coverage, l.Sample.Validity} {
+			for _, c := range cs {
+				if !c.Tier {
+					open++
+				}
+			}
+		}
+	}
+	if r.Route.Open != open || len(r.Route.Folds) != len(r.Folds) {
+		t.Errorf("routing measured on %d open claims in %d folds, want %d in %d", r.Route.Open, len(r.Route.Folds), open, len(r.Folds))
+	}
 	// Measured: 0.0471 (thresholded), 0.0517 (expected F1); 11/11
 	// intervals hold the published F1.
 	if r.F1MeanAbsError > 0.052 || r.ExpectedF1MAE > 0.055 || r.IntervalCovers < 10 {
