@@ -110,6 +110,10 @@ func runCalibrate(ctx context.Context, o calibrateOptions, stdout, stderr io.Wri
 	rep.Write(stdout)
 	fmt.Fprintf(stdout, "\nmodel fitted on all %d samples -> %s (thresholds: coverage %.2f, validity %.2f; CV kappa inside: %.4f / %.4f)\n",
 		len(all), o.Out, m.Coverage.Threshold, m.Validity.Threshold, m.Coverage.CVKappa, m.Validity.CVKappa)
+	if rt := m.Route; rt != nil {
+		fmt.Fprintf(stdout, "routing for --route calibrated (chosen on the held-out probabilities of all %d): coverage low %.2f high %.2f (share %.4f, agreement %.4f), validity low %.2f high %.2f (share %.4f, agreement %.4f)\n",
+			len(all), rt.Coverage.Low, rt.Coverage.High, rt.Coverage.CVShare, rt.Coverage.CVAgreement, rt.Validity.Low, rt.Validity.High, rt.Validity.CVShare, rt.Validity.CVAgreement)
+	}
 	for _, p := range []struct {
 		name string
 		pass *calibrate.Pass

@@ -31,6 +31,7 @@ type planOptions struct {
 	Route         string
 	RouteLow      float64
 	RouteHigh     float64
+	RouteSet      bool
 	// Embedding stage (--embed-url; flags in embed.go).
 	Embed embedOptions
 }
@@ -78,6 +79,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "oracle", Usage: "recorded verdicts (reference eval outputs or trajectory lines): answer every planned call as the recorded judge would, given only what the call shows, and print the F1 this plan would score", Destination: &o.Oracle},
 		}, embedFlags(&o.Embed)...),
 		Action: func(c *ucli.Context) error {
+			o.RouteSet = c.IsSet("route-low") || c.IsSet("route-high")
 			if c.NArg() > 0 {
 				return usageError("kgjudge plan", "plan takes no arguments (got %q); use --gt and --pred", c.Args().Slice())
 			}
@@ -125,7 +127,7 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*run
 		defer emb.Close()
 		cfg.Embedder = emb
 	}
-	if cfg.Route, err = newRouting(ctx, scoreOptions{Route: o.Route, RouteLow: o.RouteLow, RouteHigh: o.RouteHigh}); err != nil {
+	if cfg.Route, err = newRouting(ctx, scoreOptions{Route: o.Route, RouteLow: o.RouteLow, RouteHigh: o.RouteHigh, RouteSet: o.RouteSet, embedder: emb}); err != nil {
 		return nil, err
 	}
 	if o.Oracle != "" {

@@ -62,6 +62,9 @@ type scoreOptions struct {
 	Route       string
 	RouteLow    float64
 	RouteHigh   float64
+	// RouteSet: --route-low or --route-high was given (a router's own
+	// thresholds give way to them).
+	RouteSet    bool
 	Concurrency int
 	Batching    string
 	Aliases     string
@@ -168,10 +171,11 @@ EXAMPLES:
 			&ucli.Float64Flag{Name: "price-out", Category: "LLM judge", Usage: "USD per million completion tokens", Destination: &o.PriceOut, EnvVars: []string{"KGJUDGE_PRICE_OUT"}},
 			&ucli.Float64Flag{Name: "price-cached-in", Category: "LLM judge", Usage: "USD per million prompt tokens the provider serves from its prompt cache (0: --price-in)", Destination: &o.PriceCached, EnvVars: []string{"KGJUDGE_PRICE_CACHED_IN"}},
 			&ucli.StringFlag{Name: "route", Category: "LLM judge", Usage: "off (every planned claim goes to the LLM) | a router name: claims it is sure about (p >= --route-high or <= --route-low) are decided without a call", Value: "off", Destination: &o.Route, EnvVars: []string{"KGJUDGE_ROUTE"}},
-			&ucli.Float64Flag{Name: "route-low", Category: "LLM judge", Usage: "with --route: decide 'not covered' without a call at or below this probability", Value: 0.05, Destination: &o.RouteLow},
+			&ucli.Float64Flag{Name: "route-low", Category: "LLM judge", Usage: "with --route: decide 'not covered' without a call at or below this probability (--route calibrated: default its model's cross-validated thresholds per pass)", Value: 0.05, Destination: &o.RouteLow},
 			&ucli.Float64Flag{Name: "route-high", Category: "LLM judge", Usage: "with --route: decide 'covered' without a call at or above this probability", Value: 0.95, Destination: &o.RouteHigh},
 		}, append(scoreNeo4jFlags(&o.Neo4j, &o.Neo4jConn), embedFlags(&o.Embed)...)...),
 		Action: func(c *ucli.Context) error {
+			o.RouteSet = c.IsSet("route-low") || c.IsSet("route-high")
 			if c.NArg() > 0 {
 				return usageError("kgjudge score", "score takes no arguments (got %q); use --gt and --pred (or --runs)", c.Args().Slice())
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/matcher"
 	"github.com/kgjudge/kgjudge/matcher/calibrate"
+	"github.com/kgjudge/kgjudge/matcher/calibrated"
 	"github.com/kgjudge/kgjudge/matcher/prefilter"
 )
 
@@ -164,25 +165,54 @@ func replayPairs(pred string, evals []ingest.Eval) map[string]string {
 	return map[string]string{strings.TrimSuffix(base, filepath.Ext(base)): evals[0].QID}
 }
 
-// newRouter builds the llmjudge.Router a --route name stands for. There
-// is none yet besides "off": the calibrated offline judge adds its case
-// here (`case "calibrated": return calibrated.NewRouter(...)`, see README,
-// "Routing") and its name to routerNames.
-func newRouter(ctx context.Context, name string, o scoreOptions) (llmjudge.Router, error) {
-	_, _ = ctx, o
-	return nil, userErrorf("--route: unknown router %q (available: %s)", name, strings.Join(routerNames(), ", "))
+// newRouter builds the llmjudge.Router a --route name stands for, and the
+// routing it brings when --route-low/--route-high are not given (nil: the
+// flags' values). "calibrated" is the calibrated offline judge
+// (matcher/calibrated): by default its model's cross-validated thresholds
+// per pass; with either flag its raw probability against the flags.
+func newRouter(ctx context.Context, name string, o scoreOptions) (llmjudge.Router, *llmjudge.Routing, error) {
+	_ = ctx
+	switch name {
+	case "calibrated":
+		ua, err := loadAliases(o.Aliases)
+		if err != nil {
+			return nil, nil, err
+		}
+		var m *calibrate.Model
+		if o.Model != "" {
+			if m, err = calibrate.Load(o.Model); err != nil {
+				return nil, nil, &UserError{Err: fmt.Errorf("--offline-model: %w", err)}
+			}
+		}
+		opt := calibrate.Options{Concepts: ua.concepts, Aliases: ua.sets}
+		if o.embedder != nil {
+			opt.Embedder = o.embedder
+		}
+		r, err := calibrated.New(m, opt, o.RouteSet)
+		if err != nil {
+			return nil, nil, err
+		}
+		if o.RouteSet {
+			return r, nil, nil
+		}
+		return r, r.Routing(), nil
+	}
+	return nil, nil, userErrorf("--route: unknown router %q (available: %s)", name, strings.Join(routerNames(), ", "))
 }
 
-func routerNames() []string { return []string{"off"} }
+func routerNames() []string { return []string{"off", "calibrated"} }
 
 // newRouting builds --route's routing, nil for "off".
 func newRouting(ctx context.Context, o scoreOptions) (*llmjudge.Routing, error) {
 	if o.Route == "" || o.Route == "off" {
 		return nil, nil
 	}
-	r, err := newRouter(ctx, o.Route, o)
+	r, own, err := newRouter(ctx, o.Route, o)
 	if err != nil {
 		return nil, err
+	}
+	if own != nil {
+		return own, nil
 	}
 	rt := &llmjudge.Routing{Router: r, Low: o.RouteLow, High: o.RouteHigh}
 	if err := rt.Validate(); err != nil {

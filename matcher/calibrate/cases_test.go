@@ -82,7 +82,7 @@ func TestMissClasses(t *testing.T) {
 		}
 		langs[c.Class][c.Lang] = true
 	}
-	for _, class := range []string{"alias", "spacing", "compositional", "reified", "relation", "category", "inverse", "numeric"} {
+	for _, class := range []string{"alias", "spacing", "compositional", "reified", "relation", "category", "inverse", "numeric", "other_entity"} {
 		if !langs[class]["en"] || !langs[class]["zh"] {
 			t.Errorf("miss class %s needs cases in English and Chinese (has %v)", class, langs[class])
 		}

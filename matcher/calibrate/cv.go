@@ -57,6 +57,19 @@ func Fit(train []*Labeled, lambda float64) (*Model, error) {
 		pass.p.CVKappa = round6(pass.p.CVKappa)
 		pass.p.CVRateRMSE = round6(pass.p.CVRateRMSE)
 	}
+	var open [2][][]scored
+	for _, h := range oof {
+		for k, o := range []passOut{h.cov, h.val} {
+			var cs []scored
+			for i, p := range o.p {
+				if !o.tier[i] {
+					cs = append(cs, scored{p, o.y[i]})
+				}
+			}
+			open[k] = append(open[k], cs)
+		}
+	}
+	m.Route = &Routes{Coverage: chooseRoute(open[0], RouteInnerTarget), Validity: chooseRoute(open[1], RouteInnerTarget)}
 	for _, l := range train {
 		m.Labels = append(m.Labels, l.Name)
 	}
@@ -254,6 +267,9 @@ type Report struct {
 	IntervalCovers     int       `json:"interval_covers_published"`
 	Tier               Confusion `json:"tier"`
 	TierPrecision      float64   `json:"tier_precision"`
+	// Route measures the LLM judge's routing thresholds on each held-out
+	// sample (chosen inside its training fold).
+	Route RouteReport `json:"route"`
 }
 
 // CrossValidate runs leave-one-sample-out over the featurized samples.
@@ -292,6 +308,7 @@ func CrossValidate(ls []*Labeled, lambda float64) (*Report, error) {
 				nv++
 			}
 		}
+		r.Route.add(routeFold(l.Name, m.Route, cov, val, l.Cov, l.Val))
 		f.Offline = PRF1(nv, len(val), nc, len(cov))
 		f.Estimate = EstimateSample(cp, vp, m)
 		f.CoverageKappa, f.ValidityKappa = round4(f.Coverage.Kappa()), round4(f.Validity.Kappa())
@@ -342,6 +359,7 @@ func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "triplet F1: mean |offline - published| %.4f, Spearman %.4f; expected F1: mean |.| %.4f, Spearman %.4f, 95%% interval holds the published F1 in %d/%d\n",
 		r.F1MeanAbsError, r.F1Spearman, r.ExpectedF1MAE, r.ExpectedF1Spearman, r.IntervalCovers, len(r.Folds))
 	fmt.Fprintf(w, "deterministic tier precision %.4f (%s claims)\n", r.TierPrecision, fracText(r.Tier.TP, r.Tier.TP+r.Tier.FP))
+	r.Route.write(w)
 }
 
 func fracText(a, b int) string { return fmt.Sprintf("%d/%d", a, b) }

