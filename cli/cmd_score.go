@@ -374,7 +374,7 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 		Protocol: proto, Judge: judge, Store: store, Neo4j: neo.writer(),
 		Out: o.Out, Workers: o.Workers, Version: Version, Subset: o.Subset, Missing: missing, Samples: o.Samples,
 		Embedding: newEmbedManifest(o.embedder), Memo: memo,
-		Progress:  func(_, _ int, task string, sample int) { prog.step(task, sample) },
+		Progress: func(_, _ int, task string, sample int) { prog.step(task, sample) },
 	})
 	prog.done()
 	var outErr *runs.OutputError
