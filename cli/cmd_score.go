@@ -445,6 +445,10 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 		allProblems = append(allProblems, r.Problems...)
 		allItems = append(allItems, r.Items...)
 	}
+	if memo != nil && memo.Hits() > 0 {
+		fmt.Fprintf(stderr, "kgjudge: %d of %d sample(s) unchanged since an earlier scoring, taken from the rescore memo (%s; --no-memo judges them again)\n",
+			memo.Hits(), scored, filepath.Join(o.Store, runs.MemoDir))
+	}
 	if o.embedder != nil {
 		fmt.Fprintf(stderr, "kgjudge: %s\n", embedSummary(o.embedder))
 	}
