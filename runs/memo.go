@@ -24,10 +24,11 @@ import (
 const MemoDir = "offline-memo"
 
 // memoFormat versions the memo's lines and is part of every key.
-const memoFormat = "1"
+const memoFormat = "2"
 
 const (
 	memoSamplesFile = "samples.jsonl"
+	memoBlobsFile   = "blobs"
 	memoStoredFile  = "stored.json"
 )
 
@@ -42,32 +43,52 @@ const (
 // samples are judged again.
 //
 // It lives next to the store (STORE/offline-memo/): samples.jsonl, one
-// line per judged sample, appended as samples commit (the file is read
-// back by offset, so memory holds an index, not the judgements), and
+// line per judged sample, appended as samples commit, with what the
+// summary needs of the sample (its item less the per-claim records, its
+// analysis); blobs, the sample's item file as written and its judgement,
+// at the offsets the line gives (a rescore copies the item file's bytes
+// and decodes the judgement only when the store needs it again); and
 // stored.json, what the store held of each run when a scoring finished.
-// Safe for concurrent use.
+// Memory holds an index by key, not the entries. Safe for concurrent use.
 type Memo struct {
 	dir    string
 	config string
 
-	mu     sync.Mutex
-	f      *os.File
-	size   int64
-	index  map[string]memoRef
-	stored map[string]*memoRun
-	hits   int
+	mu        sync.Mutex
+	f, blobs  *os.File
+	size      int64 // of samples.jsonl
+	blobsSize int64
+	index     map[string]memoRef
+	stored    map[string]*memoRun
+	hits      int
 }
 
 type memoRef struct{ off, n int64 }
 
-// memoLine is one line of samples.jsonl.
+// memoLine is one line of samples.jsonl (key and format first: the index
+// is built from them alone).
 type memoLine struct {
-	Key       string           `json:"key"`
-	Format    string           `json:"format"`
-	Task      string           `json:"task_id"`
-	Sample    int              `json:"sample_idx"`
-	Judgement kg.Judgement     `json:"judgement"`
-	Report    hierarchy.Report `json:"report"`
+	Key    string `json:"key"`
+	Format string `json:"format"`
+	Task   string `json:"task_id"`
+	Sample int    `json:"sample_idx"`
+	// Item is the item less its per-claim records (slimItem), Calibration
+	// its calibration, Report its analysis less the per-triple classes.
+	Item        matcher.Item     `json:"item"`
+	Calibration *kg.Calibration  `json:"calibration,omitempty"`
+	Report      hierarchy.Report `json:"report"`
+	// ItemFile and Judgement are byte ranges of blobs.
+	ItemFile  [2]int64 `json:"item_file"`
+	Judgement [2]int64 `json:"judgement"`
+}
+
+// memoEntry is a sample as the memo gives it back.
+type memoEntry struct {
+	item     matcher.Item // slim, with its calibration
+	rep      hierarchy.Report
+	itemFile []byte
+	// judgement is the range of the judgement in blobs (Memo.judgement).
+	judgement [2]int64
 }
 
 // memoRun is what the store held of a run after the last scoring that
@@ -94,7 +115,18 @@ func OpenMemo(dir, config string) (*Memo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rescore memo: %w", err)
 	}
-	m := &Memo{dir: dir, config: config, f: f, index: map[string]memoRef{}, stored: map[string]*memoRun{}}
+	blobs, err := os.OpenFile(filepath.Join(dir, memoBlobsFile), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("rescore memo: %w", err)
+	}
+	bst, err := blobs.Stat()
+	if err != nil {
+		f.Close()
+		blobs.Close()
+		return nil, fmt.Errorf("rescore memo: %w", err)
+	}
+	m := &Memo{dir: dir, config: config, f: f, blobs: blobs, blobsSize: bst.Size(), index: map[string]memoRef{}, stored: map[string]*memoRun{}}
 	br := bufio.NewReaderSize(f, 1<<20)
 	var off int64
 	for {
@@ -112,7 +144,7 @@ func OpenMemo(dir, config string) (*Memo, error) {
 		off += int64(len(line))
 		if rerr != nil {
 			if !errors.Is(rerr, io.EOF) {
-				f.Close()
+				m.closeFiles()
 				return nil, fmt.Errorf("rescore memo %s: %w", path, rerr)
 			}
 			break
@@ -122,7 +154,7 @@ func OpenMemo(dir, config string) (*Memo, error) {
 	m.size = off
 	if !lastLineEnd(f, off) {
 		if _, err := f.WriteAt([]byte("\n"), off); err != nil {
-			f.Close()
+			m.closeFiles()
 			return nil, fmt.Errorf("rescore memo %s: %w", path, err)
 		}
 		m.size++
@@ -165,11 +197,22 @@ func (m *Memo) Close() error {
 	if m.f == nil {
 		return nil
 	}
-	err := m.f.Sync()
-	if cerr := m.f.Close(); err == nil {
+	err := m.blobs.Sync()
+	if serr := m.f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := m.closeFiles(); err == nil {
 		err = cerr
 	}
-	m.f = nil
+	return err
+}
+
+func (m *Memo) closeFiles() error {
+	err := m.f.Close()
+	if cerr := m.blobs.Close(); err == nil {
+		err = cerr
+	}
+	m.f, m.blobs = nil, nil
 	return err
 }
 
@@ -206,61 +249,119 @@ func taskContentHash(t *kg.Task) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// get returns the memoised judgement and analysis of key.
-func (m *Memo) get(key string) (kg.Judgement, hierarchy.Report, bool) {
+// get returns the memoised entry of key.
+func (m *Memo) get(key string) (memoEntry, bool) {
 	m.mu.Lock()
 	ref, ok := m.index[key]
-	f := m.f
+	f, blobs := m.f, m.blobs
 	m.mu.Unlock()
 	if !ok || f == nil {
-		return kg.Judgement{}, hierarchy.Report{}, false
+		return memoEntry{}, false
 	}
 	b := make([]byte, ref.n)
 	if _, err := f.ReadAt(b, ref.off); err != nil {
-		return kg.Judgement{}, hierarchy.Report{}, false
+		return memoEntry{}, false
 	}
 	var ml memoLine
 	if err := json.Unmarshal(b, &ml); err != nil || ml.Key != key {
-		return kg.Judgement{}, hierarchy.Report{}, false
+		return memoEntry{}, false
+	}
+	e := memoEntry{item: ml.Item, rep: ml.Report, judgement: ml.Judgement}
+	e.item.SetCalibration(ml.Calibration)
+	if e.itemFile = readRange(blobs, ml.ItemFile); e.itemFile == nil {
+		return memoEntry{}, false
 	}
 	m.mu.Lock()
 	m.hits++
 	m.mu.Unlock()
-	return ml.Judgement, ml.Report, true
+	return e, true
 }
 
-// encode is the memo line of a judged sample, to be appended by put. The
-// caller scores and analyses from the decoded copy (decodeMemo), so a first
-// run and a rescore from the memo write the same bytes.
-func encodeMemo(key string, p *kg.Prediction, j kg.Judgement, rep hierarchy.Report) ([]byte, error) {
-	b, err := json.Marshal(memoLine{Key: key, Format: memoFormat, Task: p.TaskID, Sample: p.SampleIdx, Judgement: j, Report: rep})
-	if err != nil {
-		return nil, fmt.Errorf("rescore memo: encode %s sample %d: %w", p.TaskID, p.SampleIdx, err)
+func readRange(f *os.File, r [2]int64) []byte {
+	if r[1] < 0 || r[1] > 1<<31 {
+		return nil
 	}
-	return append(b, '\n'), nil
+	b := make([]byte, r[1])
+	if _, err := f.ReadAt(b, r[0]); err != nil {
+		return nil
+	}
+	return b
 }
 
-func decodeMemo(b []byte) (kg.Judgement, hierarchy.Report, error) {
-	var ml memoLine
-	err := json.Unmarshal(b, &ml)
-	return ml.Judgement, ml.Report, err
+// judgement reads back the judgement of an entry (for a store that needs
+// the sample written again).
+func (m *Memo) judgement(e memoEntry) (kg.Judgement, error) {
+	m.mu.Lock()
+	blobs := m.blobs
+	m.mu.Unlock()
+	var j kg.Judgement
+	b := readRange(blobs, e.judgement)
+	if b == nil {
+		return j, errors.New("rescore memo: judgement unreadable")
+	}
+	if err := json.Unmarshal(b, &j); err != nil {
+		return j, fmt.Errorf("rescore memo: judgement: %w", err)
+	}
+	return j, nil
 }
 
-// put appends an encoded line (in commit order, so the file is the same
-// for the same run).
-func (m *Memo) put(key string, line []byte) error {
+// memoNew is a judged sample's entry, encoded by the worker and appended
+// by put in commit order.
+type memoNew struct {
+	line      memoLine
+	itemFile  []byte
+	judgement []byte
+}
+
+// encodeMemo encodes a judged sample's entry, and returns the item and
+// analysis as a rescore will read them back (decoded from the entry), so
+// that a first scoring and a rescore summarise the same values.
+func encodeMemo(key string, p *kg.Prediction, j kg.Judgement, it matcher.Item, rep hierarchy.Report, itemFile []byte) (*memoNew, matcher.Item, hierarchy.Report, error) {
+	jb, err := json.Marshal(j)
+	if err != nil {
+		return nil, it, rep, fmt.Errorf("rescore memo: encode %s sample %d: %w", p.TaskID, p.SampleIdx, err)
+	}
+	rep.GTTriples, rep.PredTriples = nil, nil
+	ml := memoLine{Key: key, Format: memoFormat, Task: p.TaskID, Sample: p.SampleIdx, Item: slimItem(it), Calibration: it.Calibration(), Report: rep}
+	b, err := json.Marshal(ml)
+	if err != nil {
+		return nil, it, rep, fmt.Errorf("rescore memo: encode %s sample %d: %w", p.TaskID, p.SampleIdx, err)
+	}
+	var back memoLine
+	if err := json.Unmarshal(b, &back); err != nil {
+		return nil, it, rep, fmt.Errorf("rescore memo: decode %s sample %d: %w", p.TaskID, p.SampleIdx, err)
+	}
+	back.Item.SetCalibration(back.Calibration)
+	return &memoNew{line: ml, itemFile: itemFile, judgement: jb}, back.Item, back.Report, nil
+}
+
+// put appends an entry (in commit order, so the files are the same for
+// the same run).
+func (m *Memo) put(n *memoNew) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.f == nil {
 		return errors.New("rescore memo: closed")
 	}
-	if _, ok := m.index[key]; ok {
+	if _, ok := m.index[n.line.Key]; ok {
 		return nil
+	}
+	n.line.ItemFile = [2]int64{m.blobsSize, int64(len(n.itemFile))}
+	n.line.Judgement = [2]int64{m.blobsSize + int64(len(n.itemFile)), int64(len(n.judgement))}
+	line, err := json.Marshal(n.line)
+	if err != nil {
+		return fmt.Errorf("rescore memo: %w", err)
+	}
+	line = append(line, '\n')
+	// The blobs first: a line never points past what was written.
+	if _, err := m.blobs.WriteAt(append(append([]byte{}, n.itemFile...), n.judgement...), m.blobsSize); err != nil {
+		return fmt.Errorf("rescore memo %s: %w", m.blobs.Name(), err)
 	}
 	if _, err := m.f.WriteAt(line, m.size); err != nil {
 		return fmt.Errorf("rescore memo %s: %w", m.f.Name(), err)
 	}
-	m.index[key] = memoRef{m.size, int64(len(line))}
+	m.blobsSize += int64(len(n.itemFile) + len(n.judgement))
+	m.index[n.line.Key] = memoRef{m.size, int64(len(line))}
 	m.size += int64(len(line))
 	return nil
 }

@@ -400,8 +400,8 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		} else if err := st.out.itemBytes(&o.item, o.itemJSON); err != nil {
 			st.out.fail(&o.item, err)
 		}
-		if o.memoLine != nil {
-			if err := cfg.Memo.put(o.memoKey, o.memoLine); err != nil {
+		if o.memoNew != nil {
+			if err := cfg.Memo.put(o.memoNew); err != nil {
 				return nil, err
 			}
 		}
@@ -555,11 +555,12 @@ type judged struct {
 	rep      hierarchy.Report
 	itemJSON []byte
 	encErr   error
-	// memoKey is the sample's memo key (memo runs); hit says the
-	// judgement came from the memo; memoLine is a new entry to append.
-	memoKey  string
-	hit      bool
-	memoLine []byte
+	// memoKey is the sample's memo key (memo runs); hit says the sample
+	// came from the memo (o.j is set only when the store needs it);
+	// memoNew is a new entry to append.
+	memoKey string
+	hit     bool
+	memoNew *memoNew
 }
 
 // scorer is what a worker needs to turn a job into a committed sample.
@@ -577,30 +578,38 @@ func (sc *scorer) work(ctx context.Context, jb job) (o judged) {
 		// A prediction that cannot be encoded is judged without the memo.
 		if key, err := sc.memo.key(th, p, sc.proto); err == nil {
 			o.memoKey = key
-			o.j, o.rep, o.hit = sc.memo.get(key)
+			if e, ok := sc.memo.get(key); ok {
+				o.item, o.rep, o.itemJSON = e.item, e.rep, e.itemFile
+				o.hit = true
+				// The judgement is read only for a store that lacks
+				// the sample as the memo recorded it.
+				id := memoSampleID(kgstore.SampleKey{Run: st.in.Spec.Name, TaskID: p.TaskID, Sample: p.SampleIdx})
+				if st.stored[id] == key {
+					return o
+				}
+				if o.j, o.err = sc.memo.judgement(e); o.err == nil {
+					return o
+				}
+				o = judged{memoKey: key} // unreadable: judged again
+			}
 		}
 	}
-	if !o.hit {
-		if o.j, o.err = st.judge.Judge(ctx, task, p); o.err != nil {
-			return o
-		}
+	if o.j, o.err = st.judge.Judge(ctx, task, p); o.err != nil {
+		return o
 	}
 	if o.item, o.scoreErr = matcher.Score(task, p, o.j, sc.proto); o.scoreErr != nil {
 		return o
 	}
-	if !o.hit {
-		o.rep = hierarchy.Analyze(*task, *p, o.j.Coverage, o.j.Validity)
-		// A sample with an unjudged claim is not memoised: a rerun must
-		// judge it again.
-		if o.memoKey != "" && o.item.Unjudged.Total() == 0 {
-			o.memoLine, o.err = encodeMemo(o.memoKey, p, o.j, o.rep)
-			if o.err != nil {
-				return o
-			}
-		}
-	}
+	o.rep = hierarchy.Analyze(*task, *p, o.j.Coverage, o.j.Validity)
 	o.item.Structure = o.rep
 	o.itemJSON, o.encErr = encodeJSON(filepath.Join(st.out.items, ItemFileName(&o.item)), o.item)
+	// A sample with an unjudged claim is not memoised (a rerun must judge
+	// it again), nor one whose entry cannot be encoded.
+	if o.memoKey != "" && o.encErr == nil && o.item.Unjudged.Total() == 0 {
+		if n, it, rep, err := encodeMemo(o.memoKey, p, o.j, o.item, o.rep, o.itemJSON); err == nil {
+			o.memoNew, o.item, o.rep = n, it, rep
+		}
+	}
 	return o
 }
 
