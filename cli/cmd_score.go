@@ -16,6 +16,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/kgjudge/kgjudge/embed"
+	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/ingest"
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
@@ -512,6 +513,8 @@ func openStore(ctx context.Context, path string) (kgstore.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	// Every stored triple keeps its relation class, as in Neo4j.
+	s.SetClassifier(hierarchy.GraphClassifier{})
 	return s, nil
 }
 

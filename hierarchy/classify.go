@@ -83,6 +83,50 @@ type GraphContext struct {
 	asked    map[string]bool   // class+"\x1f"+concept of the reference graph
 	isGT     bool
 	lex      *Lexicon
+	// rels and heads are the lexicon's readings of every distinct relation
+	// and head of the graph, filled when the context is built (relations
+	// repeat: a 500-triple graph has a few dozen) and read-only after, so
+	// a context may be shared; a string not in them is read directly.
+	rels  map[string]relReading
+	heads map[string]relReading
+}
+
+// relReading is the lexicon's reading of one relation or head.
+type relReading struct {
+	m  lexMatch
+	ok bool
+	// rt is the relation's factual "relation" term, if any (relationTerm).
+	rt string
+}
+
+func (c *GraphContext) readRelation(rel string) relReading {
+	if r, ok := c.rels[rel]; ok {
+		return r
+	}
+	m, ok := c.lex.classify(rel)
+	rt, _ := c.lex.relationTerm(rel)
+	return relReading{m: m, ok: ok, rt: rt}
+}
+
+func (c *GraphContext) readHead(head string) relReading {
+	if r, ok := c.heads[head]; ok {
+		return r
+	}
+	m, ok := c.lex.classifyHead(head)
+	return relReading{m: m, ok: ok}
+}
+
+// fillReadings reads every distinct relation and head of graph once.
+func (c *GraphContext) fillReadings(graph []kg.Triple) {
+	c.rels, c.heads = map[string]relReading{}, map[string]relReading{}
+	for _, t := range graph {
+		if _, ok := c.rels[t.Relation]; !ok {
+			c.rels[t.Relation] = c.readRelation(t.Relation)
+		}
+		if _, ok := c.heads[t.Head]; !ok {
+			c.heads[t.Head] = c.readHead(t.Head)
+		}
+	}
 }
 
 // yesNo holds the tails that make a triple a yes/no answer.
@@ -167,9 +211,11 @@ func NewGraphContext(graph []kg.Triple, reference []kg.Triple) *GraphContext {
 
 func newGraphContext(lex *Lexicon, graph []kg.Triple, reference []kg.Triple) *GraphContext {
 	c := &GraphContext{g: buildGraph(graph), asked: map[string]bool{}, lex: lex, isGT: reference == nil}
+	c.fillReadings(graph)
 	c.category = categoryNodes(lex, graph, c.g)
 	if reference != nil {
 		ref := &GraphContext{g: buildGraph(reference), lex: lex, isGT: true}
+		ref.fillReadings(reference)
 		ref.category = categoryNodes(lex, reference, ref.g)
 		for _, t := range reference {
 			cl := ref.classify(t)
@@ -287,8 +333,9 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 		}
 		return out
 	}
-	m, ok := c.lex.classify(t.Relation)
-	hm, hok := c.lex.classifyHead(t.Head)
+	rr, hr := c.readRelation(t.Relation), c.readHead(t.Head)
+	m, ok := rr.m, rr.ok
+	hm, hok := hr.m, hr.ok
 	switch {
 	case ok && m.Class == Meta:
 		return set(Meta, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a meta term (%s)", m.Term, m.Concept))
@@ -319,6 +366,9 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 	}
 	if hok && hm.Class == Organizational && (out.TailKind == KindEntity || out.TailKind == KindLiteral) {
 		return set(Organizational, EvidenceLexicon, hm.Concept, fmt.Sprintf("lexicon: the head %q is a %s node, so the triple places a member in it", t.Head, hm.Concept))
+	}
+	if _, cat := c.category[t.Head]; cat && rr.rt != "" {
+		return set(Factual, EvidenceLexicon, "", fmt.Sprintf("lexicon: %q names a relation between two things, not membership, though the head %q is a category node", rr.rt, t.Head))
 	}
 	if why, cat := c.category[t.Head]; cat {
 		return set(Organizational, EvidenceStructure, "", fmt.Sprintf("structure: the head %q is an abstract category node (%s)", t.Head, why))

@@ -84,6 +84,22 @@ func TestClassifyLexicon(t *testing.T) {
 		{"citation count", Bibliographic, "citation"},
 		{"evaluations completed", Factual, ""},
 		{"academic journal median treatment arm sample", Factual, ""},
+		// second round: an average or star rating stays a rating, a count of
+		// ratings does not; a discovery is checkable; MCDA is a published index.
+		{"average user rating", Subjective, "rating"},
+		{"star rating", Subjective, "rating"},
+		{"stars", Factual, ""},
+		{"number of ratings", Factual, ""},
+		{"Metacritic score", Subjective, "rating"},
+		{"好评率", Subjective, "rating"},
+		{"推荐指数", Subjective, "rating"},
+		{"指南推荐", Factual, ""},
+		{"pros and cons", Subjective, "strength"},
+		{"Pro plan price", Factual, ""},
+		{"最终推荐结果", Meta, "result"},
+		{"net worth", Factual, ""},
+		{"主要贡献发现", Factual, ""},
+		{"MCDA评分", Factual, ""},
 	} {
 		t.Run(tc.rel, func(t *testing.T) {
 			got := Classify(tc.rel, nil)
@@ -286,4 +302,28 @@ func deref(b *bool) any {
 		return nil
 	}
 	return *b
+}
+
+// A relation that names how two things are linked is factual even from a
+// category node; plain children of the node stay scaffolding.
+func TestRelationTermBeatsCategoryNode(t *testing.T) {
+	gt := []kg.Triple{
+		{Head: "Topic", Relation: "covers_dimension", Tail: "Debates"},
+		{Head: "Topic", Relation: "covers_dimension", Tail: "Actors"},
+		{Head: "Topic", Relation: "covers_dimension", Tail: "Rules"},
+		{Head: "Debates", Relation: "doctrinal_school", Tail: "School A"},
+		{Head: "Debates", Relation: "related_rule", Tail: "Rule 6"},
+		{Head: "Debates", Relation: "successor_project", Tail: "Project 3.0"},
+		{Head: "School A", Relation: "representative_scholar", Tail: "Scholar"},
+		{Head: "Rule 6", Relation: "text", Tail: "due diligence"},
+		{Head: "Project 3.0", Relation: "started", Tail: "2021"},
+		{Head: "Actors", Relation: "member", Tail: "Scholar"},
+		{Head: "Rules", Relation: "member", Tail: "Rule 6"},
+	}
+	cls := ClassifyTriples(gt, nil)
+	for i, want := range map[int]Class{3: Organizational, 4: Factual, 5: Factual} {
+		if cls[i].Class != want {
+			t.Errorf("%v: %s (%s), want %s", gt[i], cls[i].Class, cls[i].Reason, want)
+		}
+	}
 }

@@ -278,17 +278,20 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 // newlines) as one space.
 func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// Floors on the held-out samples, set from the held-out measurement (the
-// first and only one taken after tuning, commit "hierarchy: per-triple
-// classes"): accuracy 209/239 = 0.875; recall factual 0.908, organizational
-// 0.821, bibliographic 0.963, subjective 0.565, meta 0.947. Each floor sits
-// just under its measurement, so any regression fails. The issue-15 targets
-// (accuracy >= 0.90, every recall >= 0.70) are NOT met on held-out samples:
-// accuracy and subjective recall fall short; see targetsMet.
-const heldOutAccuracyFloor = 0.87
+// Floors on the held-out samples, set from the held-out measurements.
+// First (commit "hierarchy: per-triple classes"): accuracy 209/239 = 0.875;
+// recall factual 0.908, organizational 0.821, bibliographic 0.963,
+// subjective 0.565, meta 0.947. Second, after the second tuning round on
+// the tuned samples only (commit "hierarchy: second tuning round"):
+// accuracy 211/239 = 0.883; recall factual 0.908, organizational 0.821,
+// bibliographic 0.963, subjective 0.652, meta 0.947. Each floor sits just
+// under the latest measurement, so any regression fails. The issue-15
+// targets (accuracy >= 0.90, every recall >= 0.70) are NOT met on held-out
+// samples: accuracy and subjective recall fall short; see targetsMet.
+const heldOutAccuracyFloor = 0.88
 
 var heldOutRecallFloor = map[Class]float64{
-	Factual: 0.90, Organizational: 0.82, Bibliographic: 0.96, Subjective: 0.56, Meta: 0.94,
+	Factual: 0.90, Organizational: 0.82, Bibliographic: 0.96, Subjective: 0.65, Meta: 0.94,
 }
 
 // targets are the issue-15 goals, reported (not enforced) by the test.

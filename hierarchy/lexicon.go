@@ -33,6 +33,8 @@ type LexiconEntry struct {
 	// norm is Term after the same folding as relations.
 	norm  string
 	ascii bool
+	// spaced is " "+norm+" ", for whole-word matching of ASCII terms.
+	spaced string
 }
 
 // Class returns the class the entry votes for.
@@ -95,6 +97,7 @@ func ParseLexicon(b []byte) (*Lexicon, error) {
 		}
 		e.norm = foldTerm(e.Term)
 		e.ascii = isASCII(e.norm)
+		e.spaced = " " + e.norm + " "
 		if e.norm == "" {
 			return nil, fmt.Errorf("lexicon line %d: empty term", n)
 		}
@@ -160,7 +163,12 @@ type lexMatch struct {
 
 // vetoesRecords are the veto concepts that also beat bibliographic terms:
 // a measurement ("citation" aside), a person's affiliation, a finding.
-var vetoesRecords = map[string]bool{"measure": true, "affiliation": true, "finding": true}
+var vetoesRecords = map[string]bool{"measure": true, "aggregate": true, "popularity": true, "affiliation": true, "finding": true}
+
+// keepsRatings are the veto concepts that do not beat a rating: an average
+// of ratings, or a star rating, is still an opinion ("average user rating:
+// 4.6", "star rating: 4/5"), while a count of ratings is a measure.
+var keepsRatings = map[string]bool{"aggregate": true, "popularity": true}
 
 // evaluative reports the first evaluative marker in a tail, if any.
 func (l *Lexicon) evaluative(tail string) (string, bool) {
@@ -204,7 +212,7 @@ func (l *Lexicon) matchWhere(text, where string) []LexiconEntry {
 				out = append(out, e)
 			}
 		} else if e.ascii {
-			if strings.Contains(spaced, " "+e.norm+" ") {
+			if strings.Contains(spaced, e.spaced) {
 				out = append(out, e)
 			}
 		} else if strings.Contains(folded, e.norm) {
@@ -245,6 +253,7 @@ func (l *Lexicon) pick(ms []LexiconEntry) (m lexMatch, ok bool) {
 		// A factual phrase vetoes judgments and scaffolding; a measurement
 		// (average, median, count) also vetoes metadata. Nothing vetoes meta.
 		if veto != nil && !strings.Contains(e.norm, veto.norm) &&
+			!(c == Subjective && e.Concept == "rating" && keepsRatings[veto.Concept]) &&
 			(c == Subjective || c == Organizational || (c == Bibliographic && vetoesRecords[veto.Concept])) {
 			m.Veto = veto.Term
 			continue
@@ -259,6 +268,21 @@ func (l *Lexicon) pick(ms []LexiconEntry) (m lexMatch, ok bool) {
 		return m, false
 	}
 	return lexMatch{Class: best.Class(), Kind: best.Kind, Concept: best.Concept, Term: best.Term}, true
+}
+
+// relationTerm returns the longest factual "relation" term in rel, if any:
+// a relation that names how two things are linked (related_rule,
+// successor_project, involved_actor) is not membership even from a
+// category node. Other factual terms (a method, a measure) do not override
+// structure: "替代分类法" under a dimension node is still scaffolding.
+func (l *Lexicon) relationTerm(rel string) (string, bool) {
+	best := ""
+	for _, e := range l.Match(rel) {
+		if e.Kind == string(Factual) && e.Concept == "relation" && len(e.norm) > len(best) {
+			best = e.Term
+		}
+	}
+	return best, best != ""
 }
 
 // Entries returns a copy of the lexicon, sorted by kind, concept and term.

@@ -42,6 +42,31 @@ func (e *DamagedError) Error() string {
 // Is makes errors.Is(err, ErrDamaged) hold.
 func (e *DamagedError) Is(target error) bool { return target == ErrDamaged }
 
+// ErrNoClasses is returned (wrapped) by a ClassReader when a graph is stored
+// but no classes were kept with it (the store had no classifier when it was
+// written).
+var ErrNoClasses = errors.New("no triple classes stored")
+
+// Classifier gives every triple of a graph its class (hierarchy's relation
+// classes), for stores that keep a class per stored triple. Version names
+// the classification (rules and lexicon): a store rewrites a graph whose
+// classes came from another version when the graph is written again.
+type Classifier interface {
+	// Classify returns one class per triple of graph, in order.
+	Classify(graph []kg.Triple) []string
+	Version() string
+}
+
+// ClassReader is a Store that keeps a class on every stored triple and
+// reads it back: out[i] is the class of triple i of the stored graph.
+// A missing graph wraps ErrNotFound; a graph written without a classifier
+// wraps ErrNoClasses. Both backends implement it; kgstore/storetest's
+// RunClasses is its conformance suite.
+type ClassReader interface {
+	TaskClasses(ctx context.Context, taskID string) ([]string, error)
+	PredictionClasses(ctx context.Context, key SampleKey) ([]string, error)
+}
+
 // SampleKey names one predicted graph: a run's prediction for a task's sample.
 type SampleKey struct {
 	Run    string `json:"run"`

@@ -101,17 +101,5 @@ func clTInterval(xs []float64) clInterval {
 func clMeanSD(xs []float64) (mean, sd float64) {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
-	var sum float64
-	for _, x := range s {
-		sum += x
-	}
-	mean = sum / float64(len(s))
-	if len(s) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range s {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(s)-1))
+	return Mean(s), StdDev(s)
 }

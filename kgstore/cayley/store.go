@@ -47,6 +47,9 @@ type Store struct {
 	// Neighbors read: the prefilter asks for the neighbours of hundreds of
 	// entities of one sample in a row, and each would decode its record.
 	recent recentTriples
+	// classifier gives the class kept on every written triple (nil: none;
+	// see SetClassifier and classes.go).
+	classifier kgstore.Classifier
 }
 
 // recentTriples is a small cache of decoded prediction records, by label,
@@ -445,6 +448,7 @@ func (s *Store) put(ctx context.Context, t kg.Task) error {
 	if err != nil {
 		return err
 	}
+	quads = append(quads, s.classQuads(gtLabel(t.ID), gtGraph(t))...)
 	old, err := s.graphQuads(ctx, gtLabel(t.ID))
 	if err != nil {
 		return err
@@ -512,7 +516,7 @@ func (s *Store) PutPrediction(ctx context.Context, key kgstore.SampleKey, p kg.P
 		var old []quad.Quad
 		old, err = s.graphQuads(ctx, predLabel(key))
 		if err == nil {
-			err = s.replace(ctx, old, encodePrediction(key, p))
+			err = s.replace(ctx, old, append(encodePrediction(key, p), s.classQuads(predLabel(key), p.Triples)...))
 		}
 	}
 	if err != nil {
@@ -541,7 +545,8 @@ func (s *Store) PutSample(ctx context.Context, key kgstore.SampleKey, p kg.Predi
 			oldV, err = s.subtree(ctx, verdictLabel(key.Run), verdictRoot(key))
 		}
 		if err == nil {
-			err = s.replace(ctx, append(oldP, oldV...), append(encodePrediction(key, p), encodeVerdicts(v)...))
+			add := append(encodePrediction(key, p), s.classQuads(predLabel(key), p.Triples)...)
+			err = s.replace(ctx, append(oldP, oldV...), append(add, encodeVerdicts(v)...))
 		}
 	}
 	if err != nil {
