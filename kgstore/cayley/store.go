@@ -579,7 +579,8 @@ func (s *Store) PutSamples(ctx context.Context, samples []kgstore.Sample) (rerr 
 			oldV, err = s.subtree(ctx, verdictLabel(sm.Key.Run), verdictRoot(sm.Key))
 		}
 		old = append(append(old, oldP...), oldV...)
-		new = append(append(new, encodePrediction(sm.Key, sm.Prediction)...), encodeVerdicts(sm.Verdicts)...)
+		new = append(append(new, encodePrediction(sm.Key, sm.Prediction)...), s.classQuads(predLabel(sm.Key), sm.Prediction.Triples)...)
+		new = append(new, encodeVerdicts(sm.Verdicts)...)
 	}
 	if err == nil {
 		err = s.replace(ctx, old, new)
