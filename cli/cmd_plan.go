@@ -32,6 +32,7 @@ type planOptions struct {
 	RouteLow      float64
 	RouteHigh     float64
 	RouteSet      bool
+	Workers       int
 	// Embedding stage (--embed-url; flags in embed.go).
 	Embed embedOptions
 }
@@ -76,6 +77,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "route", Usage: "off | a router name (as score --route): estimate and oracle-score the plan with the sure claims routed", Value: "off", Destination: &o.Route},
 			&ucli.Float64Flag{Name: "route-low", Usage: "with --route: 'not covered' at or below this probability", Value: 0.05, Destination: &o.RouteLow},
 			&ucli.Float64Flag{Name: "route-high", Usage: "with --route: 'covered' at or above this probability", Value: 0.95, Destination: &o.RouteHigh},
+			&ucli.IntFlag{Name: "workers", Usage: "samples planned at once (the output does not depend on it; with --oracle, 1)", Value: 8, Destination: &o.Workers, EnvVars: []string{"KGJUDGE_WORKERS"}},
 			&ucli.StringFlag{Name: "oracle", Usage: "recorded verdicts (reference eval outputs or trajectory lines): answer every planned call as the recorded judge would, given only what the call shows, and print the F1 this plan would score", Destination: &o.Oracle},
 		}, embedFlags(&o.Embed)...),
 		Action: func(c *ucli.Context) error {
@@ -122,7 +124,7 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*run
 	if err != nil {
 		return nil, err
 	}
-	cfg := runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCachedIn: o.PriceCachedIn, Embedding: newEmbedManifest(emb)}
+	cfg := runs.PlanConfig{PriceIn: o.PriceIn, PriceOut: o.PriceOut, PriceCachedIn: o.PriceCachedIn, Embedding: newEmbedManifest(emb), Workers: o.Workers}
 	if emb != nil {
 		defer emb.Close()
 		cfg.Embedder = emb

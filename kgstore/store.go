@@ -193,6 +193,46 @@ func PutSample(ctx context.Context, st Store, key SampleKey, p kg.Prediction, v 
 	return st.PutVerdicts(ctx, v)
 }
 
+// Sample is one sample's prediction and verdicts, as PutSamples writes them.
+type Sample struct {
+	Key        SampleKey
+	Prediction kg.Prediction
+	Verdicts   Verdicts
+}
+
+// SamplesWriter is a Store that writes several samples in one batch (one
+// transaction, one sync to disk, where the backend has them): a scoring
+// run commits a few samples at a time instead of paying a sync each.
+// PutSamples is idempotent like the Puts it stands for; the keys are
+// distinct and each Verdicts.Key is its sample's Key.
+type SamplesWriter interface {
+	PutSamples(ctx context.Context, samples []Sample) error
+}
+
+// PutSamples writes samples through st's PutSamples when it is a
+// SamplesWriter, else one PutSample each.
+func PutSamples(ctx context.Context, st Store, samples []Sample) error {
+	seen := make(map[SampleKey]bool, len(samples))
+	for _, s := range samples {
+		if s.Verdicts.Key != s.Key {
+			return fmt.Errorf("kgstore: put sample %+v: verdicts are for %+v", s.Key, s.Verdicts.Key)
+		}
+		if seen[s.Key] {
+			return fmt.Errorf("kgstore: put samples: %+v is given twice", s.Key)
+		}
+		seen[s.Key] = true
+	}
+	if w, ok := st.(SamplesWriter); ok {
+		return w.PutSamples(ctx, samples)
+	}
+	for _, s := range samples {
+		if err := PutSample(ctx, st, s.Key, s.Prediction, s.Verdicts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // SortKeys orders sample keys as Samples returns them: by run, task, then
 // sample number.
 func SortKeys(keys []SampleKey) {

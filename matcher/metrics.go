@@ -93,6 +93,14 @@ type Item struct {
 	calibration *kg.Calibration
 }
 
+// Calibration is what the item's estimate was calibrated on (nil for an
+// item without one, and for items read back from files, which do not carry
+// it); SetCalibration puts it back on an item read from a memo.
+func (it *Item) Calibration() *kg.Calibration { return it.calibration }
+
+// SetCalibration sets what Calibration returns.
+func (it *Item) SetCalibration(c *kg.Calibration) { it.calibration = c }
+
 // Judgement is kg.Judgement, named here for the metrics' callers.
 type Judgement = kg.Judgement
 

@@ -37,10 +37,16 @@ func judgeFixtures(b *testing.B, in *Inputs, srv *fakeopenai.Server, cacheDir st
 	for _, p := range in.Samples() {
 		jobs = append(jobs, job{st, p})
 	}
-	for _, ch := range judgeAll(context.Background(), in, jobs, 8) {
+	judge := func(ctx context.Context, jb job) judged {
+		j, err := jb.run.judge.Judge(ctx, in.TaskByID[jb.p.TaskID], jb.p)
+		return judged{j: j, err: err}
+	}
+	chans, release := judgeAll(context.Background(), jobs, 8, len(jobs), judge)
+	for _, ch := range chans {
 		if r := <-ch; r.err != nil {
 			b.Fatal(r.err)
 		}
+		release()
 	}
 	return time.Since(start), len(srv.Calls()) - before
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -106,28 +107,87 @@ func (e *OutputError) Unwrap() []error { return e.Errs }
 // place, so a reused output directory keeps no item file of an earlier
 // scoring and a crash leaves either the old outputs or the new.
 func WriteOutputs(res *ScoreResult, inv *Invocation) error {
-	dir := res.Out
+	w, err := newOutWriter(res.Out)
+	if err != nil {
+		return err
+	}
+	defer w.abort()
+	for i := range res.Items {
+		w.item(&res.Items[i])
+	}
+	return w.finish(res, inv)
+}
+
+// outWriter writes one run's output directory as the run goes: item files
+// as samples are committed (so a run keeps no item's details in memory),
+// then the summary, then the rename that replaces the old directory.
+type outWriter struct {
+	dir, tmp, items string
+	failed          []itemFailure
+}
+
+type itemFailure struct {
+	qid    string
+	sample int
+	err    error
+}
+
+func newOutWriter(dir string) (*outWriter, error) {
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("output: %w", err)
+		return nil, fmt.Errorf("output: %w", err)
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".new-")
 	if err != nil {
-		return fmt.Errorf("output: %w", err)
+		return nil, fmt.Errorf("output: %w", err)
 	}
-	defer os.RemoveAll(tmp) // a no-op once renamed
 	items := filepath.Join(tmp, "items")
 	if err := os.Mkdir(items, 0o755); err != nil {
-		return fmt.Errorf("output: %w", err)
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("output: %w", err)
 	}
-	// An item that cannot be written does not stop the others: it is
-	// listed in the summary's "failed_outputs" and in the *OutputError
-	// returned once the rest is in place.
-	var failed []error
-	for i := range res.Items {
-		if err := WriteJSON(filepath.Join(items, ItemFileName(&res.Items[i])), res.Items[i]); err != nil {
-			failed = append(failed, fmt.Errorf("task %q sample %d: %w", res.Items[i].QID, res.Items[i].SampleIdx, err))
+	return &outWriter{dir: dir, tmp: tmp, items: items}, nil
+}
+
+// item writes an item file. One that cannot be written does not stop the
+// others: it is listed in the summary's "failed_outputs" and in the
+// *OutputError finish returns once the rest is in place.
+func (w *outWriter) item(it *matcher.Item) {
+	path := filepath.Join(w.items, ItemFileName(it))
+	b, err := encodeJSON(path, it)
+	if err == nil {
+		err = writeFileAtomic(path, b)
+	}
+	if err != nil {
+		w.failed = append(w.failed, itemFailure{it.QID, it.SampleIdx, err})
+	}
+}
+
+// itemBytes writes an item file already encoded (encodeJSON).
+func (w *outWriter) itemBytes(it *matcher.Item, b []byte) error {
+	return writeFileAtomic(filepath.Join(w.items, ItemFileName(it)), b)
+}
+
+func (w *outWriter) fail(it *matcher.Item, err error) {
+	w.failed = append(w.failed, itemFailure{it.QID, it.SampleIdx, err})
+}
+
+// abort removes what was written (a no-op once finish renamed it).
+func (w *outWriter) abort() { os.RemoveAll(w.tmp) }
+
+// finish writes the summary (and invocation.json when inv is set) and puts
+// the directory in place of the old one.
+func (w *outWriter) finish(res *ScoreResult, inv *Invocation) error {
+	// Failures in item order, whatever order the items were written in.
+	sort.SliceStable(w.failed, func(a, b int) bool {
+		if w.failed[a].qid != w.failed[b].qid {
+			return w.failed[a].qid < w.failed[b].qid
 		}
+		return w.failed[a].sample < w.failed[b].sample
+	})
+	var failed []error
+	for _, f := range w.failed {
+		failed = append(failed, fmt.Errorf("task %q sample %d: %w", f.qid, f.sample, f.err))
 	}
 	nItems := len(failed)
 	if nItems > 0 {
@@ -137,6 +197,7 @@ func WriteOutputs(res *ScoreResult, inv *Invocation) error {
 		}
 		res.Summary.Sections = append(res.Summary.Sections, matcher.Section{Key: "failed_outputs", Value: msgs})
 	}
+	tmp, dir := w.tmp, w.dir
 	if err := WriteJSON(filepath.Join(tmp, "summary.json"), res.Summary); err != nil {
 		return err
 	}
@@ -172,18 +233,19 @@ func WriteOutputs(res *ScoreResult, inv *Invocation) error {
 	return nil
 }
 
-// writeBatch writes every run's outputs. What the judge spent goes into the
-// run's directory when the command scored one run, and to
-// out/invocation.json when several runs shared the judge.
-func writeBatch(out string, b *BatchResult) error {
+// writeBatch writes every run's outputs (their item files are already in
+// ws, one writer per run). What the judge spent goes into the run's
+// directory when the command scored one run, and to out/invocation.json
+// when several runs shared the judge.
+func writeBatch(out string, b *BatchResult, ws []*outWriter) error {
 	// Item files that fail do not stop the other runs' outputs.
 	var failed OutputError
-	for _, res := range b.Runs {
+	for i, res := range b.Runs {
 		var inv *Invocation
 		if len(b.Runs) == 1 {
 			inv = res.Invocation
 		}
-		if err := WriteOutputs(res, inv); err != nil {
+		if err := ws[i].finish(res, inv); err != nil {
 			var oe *OutputError
 			if !errors.As(err, &oe) {
 				return err
@@ -212,12 +274,25 @@ func IsOutputError(err error) bool {
 // WriteJSON writes indented JSON atomically (temp file + rename), so a crash
 // never leaves a half-written result behind. Errors name the file.
 func WriteJSON(path string, v any) error {
+	b, err := encodeJSON(path, v)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b)
+}
+
+// encodeJSON is what WriteJSON writes: indented JSON and a newline.
+func encodeJSON(name string, v any) ([]byte, error) {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
+		return nil, fmt.Errorf("encode %s: %w", name, err)
 	}
+	return append(b, '\n'), nil
+}
+
+func writeFileAtomic(path string, b []byte) error {
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
 		return fmt.Errorf("output: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {

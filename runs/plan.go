@@ -3,9 +3,11 @@ package runs
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sort"
 
 	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/cayley"
 	"github.com/kgjudge/kgjudge/llmjudge"
@@ -38,6 +40,9 @@ type PlanConfig struct {
 	// Budget sizes kgjudge's calls (zero: plan.DefaultCallTokens and
 	// plan.DefaultCallClaims).
 	Budget plan.Budget
+	// Workers is how many samples are planned at once (1 when 0, and with
+	// an oracle); the output does not depend on it.
+	Workers int
 }
 
 // PlanOutput is what `kgjudge plan` writes.
@@ -106,32 +111,90 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 	}
 	out := &PlanOutput{Items: []PlanItem{}, Embedding: cfg.Embedding}
 	samples := in.Samples()
-	for n, p := range samples {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	planOne := func(ctx context.Context, p *kg.Prediction) (PlanItem, error) {
 		key := kgstore.SampleKey{Run: "plan", TaskID: p.TaskID, Sample: p.SampleIdx}
 		task := in.TaskByID[p.TaskID]
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
+			return PlanItem{}, fmt.Errorf("store: %w", err)
 		}
+		// The store holds a sample only while it is planned.
+		defer store.DeleteSample(context.WithoutCancel(ctx), key)
 		pl, err := prefilter.Planner{Options: prefilter.Options{Graph: store, Key: key, Embedder: cfg.Embedder}, Budget: cfg.Budget}.Sample(ctx, task, p)
 		if err != nil {
-			return nil, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
+			return PlanItem{}, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
 		}
 		it := PlanItem{Item: pl.Item}
 		for i, est := range []*cost.Estimate{&it.Estimate.Kgjudge, &it.Estimate.Reference} {
 			if *est, err = estimators[i].Estimate(ctx, task, p); err != nil {
-				return nil, fmt.Errorf("%s sample %d: estimate: %w", p.TaskID, p.SampleIdx, err)
+				return PlanItem{}, fmt.Errorf("%s sample %d: estimate: %w", p.TaskID, p.SampleIdx, err)
 			}
 		}
 		if or != nil {
 			s, err := or.score(ctx, oracleJudge, task, p)
 			if err != nil {
-				return nil, fmt.Errorf("%s sample %d: oracle: %w", p.TaskID, p.SampleIdx, err)
+				return PlanItem{}, fmt.Errorf("%s sample %d: oracle: %w", p.TaskID, p.SampleIdx, err)
 			}
 			it.Oracle = &s
 		}
+		return it, nil
+	}
+	workers := max(1, cfg.Workers)
+	if or != nil {
+		workers = 1
+	}
+	// Samples are planned by workers goroutines, at most a window of them
+	// ahead of the one taken next, and taken in input order.
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type planned struct {
+		it  PlanItem
+		err error
+	}
+	results := make([]chan planned, len(samples))
+	for i := range results {
+		results[i] = make(chan planned, 1)
+	}
+	pending := make(chan struct{}, 2*workers)
+	running := make(chan struct{}, workers)
+	go func() {
+		for i, p := range samples {
+			select {
+			case pending <- struct{}{}:
+			case <-pctx.Done():
+				return
+			}
+			select {
+			case running <- struct{}{}:
+			case <-pctx.Done():
+				return
+			}
+			go func() {
+				defer func() { <-running }()
+				defer func() {
+					if r := recover(); r != nil {
+						results[i] <- planned{err: &PanicError{Value: r, Stack: debug.Stack()}}
+					}
+				}()
+				it, err := planOne(pctx, p)
+				results[i] <- planned{it, err}
+			}()
+		}
+	}()
+	for n, p := range samples {
+		var r planned
+		select {
+		case r = <-results[n]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		<-pending
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		it := r.it
 		out.Totals.Estimate.Kgjudge.Add(it.Estimate.Kgjudge)
 		out.Totals.Estimate.Reference.Add(it.Estimate.Reference)
 		out.Items = append(out.Items, it)

@@ -56,7 +56,21 @@ type ScoreConfig struct {
 	// Embedding describes the embedding stage for the manifest (nil: not
 	// recorded).
 	Embedding any
+	// Memo, when set, is the rescore memo of Judge (an offline judge, whose
+	// verdicts are a function of its inputs): a sample whose inputs and
+	// judge configuration are unchanged is taken from it instead of being
+	// judged, and is not written to the store again when the store holds
+	// it as the memo last wrote it. Runs with a judge of their own do not
+	// use it. The caller opens and closes it.
+	Memo *Memo
+	// CommitBatch is how many samples go to the store in one batch (one
+	// transaction and sync; defaultCommitBatch when 0).
+	CommitBatch int
 }
+
+// defaultCommitBatch: a bbolt sync per 8 samples instead of two per
+// sample, while a batch stays a few MB.
+const defaultCommitBatch = 8
 
 // MissingPolicy is how a sample a run lacks counts in avg@N and best@N.
 type MissingPolicy string
@@ -175,6 +189,12 @@ type runState struct {
 	structure []hierarchy.SampleResult
 	done      map[kgstore.SampleKey]bool // scored and committed
 	attempted map[kgstore.SampleKey]bool // scored, or failed in the judge
+	out       *outWriter
+	// memo: the run's judge is ScoreConfig.Judge and a memo is open.
+	memo bool
+	// stored is what the store holds of the run by the memo's record
+	// (sample -> memo key); memoKeys is what this scoring committed.
+	stored, memoKeys map[string]string
 }
 
 // job is one sample of one run.
@@ -201,7 +221,7 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 	if cfg.Now != nil {
 		now = cfg.Now
 	}
-	sink := sink{store: cfg.Store, neo: cfg.Neo4j}
+	sink := &sink{store: cfg.Store, neo: cfg.Neo4j}
 	out := &BatchResult{}
 
 	// Task subsets: the file's, else --subset, else the stored one; then
@@ -289,12 +309,42 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		}
 	}
 
-	// Samples are judged by cfg.Workers goroutines; results are committed
-	// to the store and the outputs in input order, so the outputs do not
-	// depend on which judgement finishes first.
+	if err := prepareMemo(ctx, b, states, cfg); err != nil {
+		return nil, err
+	}
+	// Each run's item files go into its new output directory as samples
+	// commit; the directory takes the old one's place at the end.
+	for _, st := range states {
+		w, err := newOutWriter(st.res.Out)
+		if err != nil {
+			return nil, err
+		}
+		defer w.abort() // a no-op once finished
+		st.out = w
+	}
+
+	// Samples are judged, scored and analysed by cfg.Workers goroutines;
+	// they are committed to the store and the outputs in input order (a
+	// few per store batch), so the outputs do not depend on which
+	// judgement finishes first, and at most a window of them waits to be
+	// committed. A committed sample leaves only what the summary needs.
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	results := judgeAll(jctx, b.GT, jobs, cfg.Workers)
+	batch := cfg.CommitBatch
+	if batch <= 0 {
+		batch = defaultCommitBatch
+	}
+	workers := max(1, cfg.Workers)
+	sc := &scorer{gt: b.GT, proto: cfg.Protocol, memo: cfg.Memo, taskHash: taskHashes(b, cfg.Memo)}
+	results, release := judgeAll(jctx, jobs, workers, 2*workers+batch, sc.work)
+	// Samples queued for the store were judged before any cancellation:
+	// they are committed even when the command stops (Progress has
+	// reported them).
+	defer func() {
+		if len(sink.pending) > 0 {
+			sink.flushSamples(context.WithoutCancel(ctx))
+		}
+	}()
 	progress := func(i int, p *kg.Prediction) {
 		if cfg.Progress != nil {
 			cfg.Progress(i+1, len(jobs), p.TaskID, p.SampleIdx)
@@ -303,24 +353,20 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 	for i, jb := range jobs {
 		st, p := jb.run, jb.p
 		key := kgstore.SampleKey{Run: st.in.Spec.Name, TaskID: p.TaskID, Sample: p.SampleIdx}
-		task := b.GT.TaskByID[p.TaskID]
-		if err := sink.putPrediction(ctx, key, *p); err != nil {
-			return nil, err
-		}
 		var o judged
 		select {
 		case o = <-results[i]:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+		release()
 		// A judgement that raced a cancellation may hold claims left
 		// unjudged because of it: not committed, a rerun judges them.
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		j, err := o.j, o.err
 		st.attempted[key] = true
-		if err != nil {
+		if err := o.err; err != nil {
 			var pe *PanicError
 			if errors.Is(err, context.Canceled) || errors.As(err, &pe) {
 				return nil, err
@@ -332,24 +378,44 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 			progress(i, p)
 			continue
 		}
-		item, err := matcher.Score(task, p, j, cfg.Protocol)
-		if err != nil {
-			st.problems = append(st.problems, &InputError{Err: err})
+		if o.scoreErr != nil {
+			st.problems = append(st.problems, &InputError{Err: o.scoreErr})
 			progress(i, p)
 			continue
 		}
-		if err := sink.putVerdicts(ctx, kgstore.Verdicts{Key: key, Coverage: j.Coverage, Validity: j.Validity}); err != nil {
-			return nil, err
+		id := memoSampleID(key)
+		// A sample taken from the memo that the store holds as the memo
+		// last wrote it is not written again.
+		if !o.hit || st.stored[id] != o.memoKey {
+			v := kgstore.Verdicts{Key: key, Coverage: o.j.Coverage, Validity: o.j.Validity}
+			if err := sink.putSample(ctx, kgstore.Sample{Key: key, Prediction: *p, Verdicts: v}, batch); err != nil {
+				return nil, err
+			}
+			if err := sink.setSampleProps(ctx, key, ItemProps(&o.item)); err != nil {
+				return nil, err
+			}
 		}
-		if err := sink.setSampleProps(ctx, key, ItemProps(&item)); err != nil {
-			return nil, err
+		if o.encErr != nil {
+			st.out.fail(&o.item, o.encErr)
+		} else if err := st.out.itemBytes(&o.item, o.itemJSON); err != nil {
+			st.out.fail(&o.item, err)
 		}
-		rep := hierarchy.Analyze(*task, *p, j.Coverage, j.Validity)
-		item.Structure = rep
-		st.structure = append(st.structure, hierarchy.SampleResult{Report: rep, Parse: p.Report, TripletF1: item.TripletF1})
-		st.res.Items = append(st.res.Items, item)
+		if o.memoNew != nil {
+			if err := cfg.Memo.put(o.memoNew); err != nil {
+				return nil, err
+			}
+		}
+		if st.memoKeys != nil && o.memoKey != "" {
+			st.memoKeys[id] = o.memoKey
+		}
+		o.rep.GTTriples, o.rep.PredTriples = nil, nil
+		st.structure = append(st.structure, hierarchy.SampleResult{Report: o.rep, Parse: p.Report, TripletF1: o.item.TripletF1})
+		st.res.Items = append(st.res.Items, slimItem(o.item))
 		st.done[key] = true
 		progress(i, p)
+	}
+	if err := sink.flushSamples(ctx); err != nil {
+		return nil, err
 	}
 	if err := sink.flush(ctx); err != nil {
 		return nil, err
@@ -365,6 +431,9 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		if err := finishRun(ctx, sink, st, cfg, scored, out.Invocation); err != nil {
 			return nil, err
 		}
+		if err := recordStored(ctx, cfg, st); err != nil {
+			return nil, err
+		}
 		out.Runs = append(out.Runs, st.res)
 	}
 	if len(out.Runs) > 0 {
@@ -373,7 +442,11 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 	if err := sink.flush(ctx); err != nil {
 		return nil, err
 	}
-	if err := writeBatch(cfg.Out, out); err != nil {
+	ws := make([]*outWriter, len(states))
+	for i, st := range states {
+		ws[i] = st.out
+	}
+	if err := writeBatch(cfg.Out, out, ws); err != nil {
 		if IsOutputError(err) {
 			// What was written stays; the caller reports the rest.
 			return out, err
@@ -385,7 +458,7 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 
 // finishRun summarises a scored run, removes what an earlier scoring of it
 // left in the store, and stores its metadata.
-func finishRun(ctx context.Context, sink sink, st *runState, cfg ScoreConfig, scored time.Time, inv *Invocation) error {
+func finishRun(ctx context.Context, sink *sink, st *runState, cfg ScoreConfig, scored time.Time, inv *Invocation) error {
 	res, sp := st.res, st.in.Spec
 	name := sp.Name
 	// A sample the judge failed on is not missing: it is a failed input
@@ -472,41 +545,219 @@ func stableManifest(m llmjudge.Manifest) *JudgeManifest {
 		Validity: m.Validity, Routing: m.Routing, Decoding: d}
 }
 
+// judged is one sample judged, scored and analysed by a worker.
 type judged struct {
 	j   kg.Judgement
-	err error
+	err error // the judge's
+	// scoreErr is matcher.Score's (the judgement does not fit the task).
+	scoreErr error
+	item     matcher.Item
+	rep      hierarchy.Report
+	itemJSON []byte
+	encErr   error
+	// memoKey is the sample's memo key (memo runs); hit says the sample
+	// came from the memo (o.j is set only when the store needs it);
+	// memoNew is a new entry to append.
+	memoKey string
+	hit     bool
+	memoNew *memoNew
 }
 
-// judgeAll judges jobs with at most workers at a time and returns one
-// channel per job that receives its judgement. Judges are safe for
-// concurrent use; a cancelled ctx stops the jobs not yet started.
-func judgeAll(ctx context.Context, gt *Inputs, jobs []job, workers int) []chan judged {
+// scorer is what a worker needs to turn a job into a committed sample.
+type scorer struct {
+	gt       *Inputs
+	proto    matcher.Protocol
+	memo     *Memo
+	taskHash map[string]string
+}
+
+func (sc *scorer) work(ctx context.Context, jb job) (o judged) {
+	st, p := jb.run, jb.p
+	task := sc.gt.TaskByID[p.TaskID]
+	if th, ok := sc.taskHash[p.TaskID]; st.memo && ok {
+		// A prediction that cannot be encoded is judged without the memo.
+		if key, err := sc.memo.key(th, p, sc.proto); err == nil {
+			o.memoKey = key
+			if e, ok := sc.memo.get(key); ok {
+				o.item, o.rep, o.itemJSON = e.item, e.rep, e.itemFile
+				o.hit = true
+				// The judgement is read only for a store that lacks
+				// the sample as the memo recorded it.
+				id := memoSampleID(kgstore.SampleKey{Run: st.in.Spec.Name, TaskID: p.TaskID, Sample: p.SampleIdx})
+				if st.stored[id] == key {
+					return o
+				}
+				if o.j, o.err = sc.memo.judgement(e); o.err == nil {
+					return o
+				}
+				o = judged{memoKey: key} // unreadable: judged again
+			}
+		}
+	}
+	if o.j, o.err = st.judge.Judge(ctx, task, p); o.err != nil {
+		return o
+	}
+	if o.item, o.scoreErr = matcher.Score(task, p, o.j, sc.proto); o.scoreErr != nil {
+		return o
+	}
+	o.rep = hierarchy.Analyze(*task, *p, o.j.Coverage, o.j.Validity)
+	o.item.Structure = o.rep
+	o.itemJSON, o.encErr = encodeJSON(filepath.Join(st.out.items, ItemFileName(&o.item)), o.item)
+	// A sample with an unjudged claim is not memoised (a rerun must judge
+	// it again), nor one whose entry cannot be encoded.
+	if o.memoKey != "" && o.encErr == nil && o.item.Unjudged.Total() == 0 {
+		if n, it, rep, err := encodeMemo(o.memoKey, p, o.j, o.item, o.rep, o.itemJSON); err == nil {
+			o.memoNew, o.item, o.rep = n, it, rep
+		}
+	}
+	return o
+}
+
+// judgeAll runs work on jobs, at most workers at a time and at most window
+// jobs ahead of the commits (release is called once per job committed), and
+// returns one channel per job that receives its result. Judges are safe
+// for concurrent use; a cancelled ctx stops the jobs not yet started.
+func judgeAll(ctx context.Context, jobs []job, workers, window int, work func(context.Context, job) judged) ([]chan judged, func()) {
 	out := make([]chan judged, len(jobs))
 	for i := range out {
 		out[i] = make(chan judged, 1)
 	}
-	slots := make(chan struct{}, max(1, workers))
+	running := make(chan struct{}, max(1, workers))
+	pending := make(chan struct{}, max(1, window))
 	go func() {
 		for i, jb := range jobs {
 			select {
-			case slots <- struct{}{}:
+			case pending <- struct{}{}:
+			case <-ctx.Done():
+				out[i] <- judged{err: ctx.Err()}
+				continue
+			}
+			select {
+			case running <- struct{}{}:
 			case <-ctx.Done():
 				out[i] <- judged{err: ctx.Err()}
 				continue
 			}
 			go func() {
-				defer func() { <-slots }()
+				defer func() { <-running }()
 				defer func() {
 					if r := recover(); r != nil {
 						out[i] <- judged{err: &PanicError{Value: r, Stack: debug.Stack()}}
 					}
 				}()
-				j, err := jb.run.judge.Judge(ctx, gt.TaskByID[jb.p.TaskID], jb.p)
-				out[i] <- judged{j, err}
+				out[i] <- work(ctx, jb)
 			}()
 		}
 	}()
+	release := func() {
+		select {
+		case <-pending:
+		default: // a job cancelled before it took a place
+		}
+	}
+	return out, release
+}
+
+// slimItem is what a run keeps of a committed sample's item (its file is
+// written): the metrics, the parse report and the counts, and of the
+// per-claim records only the unjudged ones, whose reasons the CLI lists.
+func slimItem(it matcher.Item) matcher.Item {
+	it.Structure = nil
+	if c := it.Coverage; c != nil {
+		cc := *c
+		cc.PerGTTriple = nil
+		for _, r := range c.PerGTTriple {
+			if r.State == kg.Unjudged {
+				cc.PerGTTriple = append(cc.PerGTTriple, r)
+			}
+		}
+		it.Coverage = &cc
+	}
+	if v := it.Validity; v != nil {
+		vv := *v
+		vv.PerPredTriple = nil
+		for _, r := range v.PerPredTriple {
+			if r.State == kg.Unjudged {
+				vv.PerPredTriple = append(vv.PerPredTriple, r)
+			}
+		}
+		it.Validity = &vv
+	}
+	return it
+}
+
+// taskHashes hashes every task's content once for the memo's keys.
+func taskHashes(b *Batch, m *Memo) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(b.GT.Tasks))
+	for i := range b.GT.Tasks {
+		t := &b.GT.Tasks[i]
+		// A task that cannot be encoded gets no hash, and its samples
+		// are judged without the memo.
+		if h, err := taskContentHash(t); err == nil {
+			out[t.ID] = h
+		}
+	}
 	return out
+}
+
+// prepareMemo sets each memo run up: what the store holds of it by the
+// memo's record (trusted only while the store's metadata of the run is
+// the one recorded, and only for samples the store lists), and then the
+// record is forgotten, before any of the run's samples is written.
+func prepareMemo(ctx context.Context, b *Batch, states []*runState, cfg ScoreConfig) error {
+	if cfg.Memo == nil {
+		return nil
+	}
+	for _, st := range states {
+		if st.in.Judge != nil {
+			continue
+		}
+		st.memo = true
+		st.memoKeys = map[string]string{}
+		name := st.in.Spec.Name
+		info, err := cfg.Store.Run(ctx, name)
+		ih := ""
+		switch {
+		case err == nil:
+			ih = runInfoHash(info)
+		case !errors.Is(err, kgstore.ErrNotFound):
+			return fmt.Errorf("store: %w", err)
+		}
+		// With Neo4j every sample is written again: the memo does not
+		// know what the server holds.
+		if prev := cfg.Memo.storedRun(name, ih); prev != nil && cfg.Neo4j == nil {
+			keys, err := cfg.Store.Samples(ctx, name)
+			if err != nil {
+				return fmt.Errorf("store: %w", err)
+			}
+			st.stored = map[string]string{}
+			for _, k := range keys {
+				if mk, ok := prev[memoSampleID(k)]; ok {
+					st.stored[memoSampleID(k)] = mk
+				}
+			}
+		}
+		if err := cfg.Memo.setStored(name, "", nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recordStored records in the memo what the store now holds of a memo
+// run: its metadata's hash, as read back, and each committed sample's key.
+func recordStored(ctx context.Context, cfg ScoreConfig, st *runState) error {
+	if !st.memo {
+		return nil
+	}
+	info, err := cfg.Store.Run(ctx, st.in.Spec.Name)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return cfg.Memo.setStored(st.in.Spec.Name, runInfoHash(info), st.memoKeys)
 }
 
 // inputWarnings are the loaders' warnings about a run's inputs: its tasks'

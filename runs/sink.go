@@ -15,6 +15,41 @@ import (
 type sink struct {
 	store kgstore.Store
 	neo   *neo4j.Writer
+	// pending are samples not yet written to the store (putSample).
+	pending []kgstore.Sample
+}
+
+// putSample queues a sample for the store, which receives them batch at a
+// time (kgstore.PutSamples), and writes it to Neo4j, whose writer batches
+// on its own. flushSamples writes what is queued; reads of the store see a
+// queued sample only after it.
+func (s *sink) putSample(ctx context.Context, sm kgstore.Sample, batch int) error {
+	s.pending = append(s.pending, sm)
+	if len(s.pending) >= batch {
+		if err := s.flushSamples(ctx); err != nil {
+			return err
+		}
+	}
+	if s.neo != nil {
+		if err := s.neo.PutPrediction(ctx, sm.Key, sm.Prediction); err != nil {
+			return err
+		}
+		return s.neo.PutVerdicts(ctx, sm.Verdicts)
+	}
+	return nil
+}
+
+func (s *sink) flushSamples(ctx context.Context) error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	err := kgstore.PutSamples(ctx, s.store, s.pending)
+	clear(s.pending)
+	s.pending = s.pending[:0]
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
 }
 
 func (s sink) putTask(ctx context.Context, t kg.Task) error {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/ingest"
@@ -156,6 +157,53 @@ func BenchmarkStageStore(b *testing.B) {
 			}
 			per := float64(b.N * stageSamples)
 			b.ReportMetric(b.Elapsed().Seconds()/per, "s/sample")
+			b.ReportMetric(float64(cpu)/1e9/per, "cpu-s/sample")
+		})
+	}
+}
+
+// BenchmarkStageStoreBatch writes the samples as runs.Score commits them:
+// kgstore.PutSamples, 1 (one transaction per sample) or 8 (the default
+// commit batch) samples per batch, into a new bbolt store per op (tasks
+// first, outside the timing).
+func BenchmarkStageStoreBatch(b *testing.B) {
+	run := stageRun(b)
+	ctx := context.Background()
+	samples := make([]kgstore.Sample, len(run.Preds))
+	for i, p := range run.Preds {
+		k := kgstore.SampleKey{Run: "stage", TaskID: p.TaskID, Sample: p.SampleIdx}
+		samples[i] = kgstore.Sample{Key: k, Prediction: p, Verdicts: run.Verdicts(i, k)}
+	}
+	for _, batch := range []int{1, 8} {
+		b.Run(strconv.Itoa(batch), func(b *testing.B) {
+			b.ReportAllocs()
+			var cpu int64
+			var wall time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				st := openBackend(b, cayley.BBolt)
+				for i := range run.Tasks {
+					if err := st.PutTask(ctx, run.Tasks[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				t0, c0 := time.Now(), gen.CPU().Nanoseconds()
+				for i := 0; i < len(samples); i += batch {
+					if err := kgstore.PutSamples(ctx, st, samples[i:min(i+batch, len(samples))]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cpu += gen.CPU().Nanoseconds() - c0
+				wall += time.Since(t0)
+				b.StopTimer()
+				if err := st.Close(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			per := float64(b.N * stageSamples)
+			b.ReportMetric(wall.Seconds()/per, "s/sample")
 			b.ReportMetric(float64(cpu)/1e9/per, "cpu-s/sample")
 		})
 	}

@@ -555,6 +555,42 @@ func (s *Store) PutSample(ctx context.Context, key kgstore.SampleKey, p kg.Predi
 	return nil
 }
 
+var _ kgstore.SamplesWriter = (*Store)(nil)
+
+// PutSamples implements kgstore.SamplesWriter: every sample's prediction
+// and verdicts in one batch (one bbolt transaction and sync, and one more
+// only when earlier versions are deleted, see replace). Graphs of distinct
+// samples share no quads, so the batch is their PutSamples one by one.
+func (s *Store) PutSamples(ctx context.Context, samples []kgstore.Sample) (rerr error) {
+	defer s.guard(&rerr)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.check(ctx)
+	var old, new []quad.Quad
+	for i := 0; err == nil && i < len(samples); i++ {
+		sm := &samples[i]
+		if sm.Verdicts.Key != sm.Key {
+			return fmt.Errorf("kgstore/cayley: put sample %s: verdicts are for %s", keyString(sm.Key), keyString(sm.Verdicts.Key))
+		}
+		s.recent.drop(predLabel(sm.Key))
+		var oldP, oldV []quad.Quad
+		oldP, err = s.graphQuads(ctx, predLabel(sm.Key))
+		if err == nil {
+			oldV, err = s.subtree(ctx, verdictLabel(sm.Key.Run), verdictRoot(sm.Key))
+		}
+		old = append(append(old, oldP...), oldV...)
+		new = append(append(new, encodePrediction(sm.Key, sm.Prediction)...), s.classQuads(predLabel(sm.Key), sm.Prediction.Triples)...)
+		new = append(new, encodeVerdicts(sm.Verdicts)...)
+	}
+	if err == nil {
+		err = s.replace(ctx, old, new)
+	}
+	if err != nil {
+		return fmt.Errorf("kgstore/cayley: put %d samples: %w", len(samples), err)
+	}
+	return nil
+}
+
 func keyString(k kgstore.SampleKey) string {
 	return fmt.Sprintf("run %q task %q sample %d", k.Run, k.TaskID, k.Sample)
 }

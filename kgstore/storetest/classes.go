@@ -29,8 +29,9 @@ func RunClasses(t *testing.T, open func(t *testing.T, c kgstore.Classifier) kgst
 		}
 		ctx := context.Background()
 		// A few graphs, not every fixture: each write is a transaction on
-		// a server backend, and these cover GT and predicted graphs, both
-		// write paths, CJK text and an empty graph.
+		// a server backend, and these cover GT and predicted graphs, the
+		// three write paths (PutPrediction, PutSample, PutSamples), CJK
+		// text and an empty graph.
 		for _, task := range Tasks()[:3] {
 			mustPutTask(t, s, task)
 			got, err := cr.TaskClasses(ctx, task.ID)
@@ -39,11 +40,14 @@ func RunClasses(t *testing.T, open func(t *testing.T, c kgstore.Classifier) kgst
 		}
 		preds := Predictions()
 		for i, p := range preds[:4] {
-			if i%2 == 0 {
+			v := kgstore.Verdicts{Key: p.Key, Coverage: []kg.Verdict{}}
+			switch i % 3 {
+			case 0:
 				must(t, s.PutPrediction(ctx, p.Key, p.Prediction), "PutPrediction")
-			} else {
-				v := kgstore.Verdicts{Key: p.Key, Coverage: []kg.Verdict{}}
+			case 1:
 				must(t, kgstore.PutSample(ctx, s, p.Key, p.Prediction, v), "PutSample")
+			case 2:
+				must(t, kgstore.PutSamples(ctx, s, []kgstore.Sample{{Key: p.Key, Prediction: p.Prediction, Verdicts: v}}), "PutSamples")
 			}
 			got, err := cr.PredictionClasses(ctx, p.Key)
 			must(t, err, "PredictionClasses")

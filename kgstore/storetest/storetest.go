@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) kgstore.Store) {
 		{"RunInfoRoundTrip", testRunInfoRoundTrip},
 		{"DeleteSample", testDeleteSample},
 		{"DeleteRun", testDeleteRun},
+		{"PutSamples", testPutSamples},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -928,4 +929,46 @@ func testDeleteRun(t *testing.T, s kgstore.Store) {
 	p := Predictions()[0]
 	must(t, s.PutPrediction(ctx, p.Key, p.Prediction), "PutPrediction")
 	checkPrediction(t, s, p.Key, p.Prediction)
+}
+
+// testPutSamples: kgstore.PutSamples writes a batch that reads back as the
+// Puts would have written it, and a second batch replaces what it names
+// (a smaller graph leaves nothing stale) and leaves the rest.
+func testPutSamples(t *testing.T, s kgstore.Store) {
+	ctx := context.Background()
+	vs := map[kgstore.SampleKey]kgstore.Verdicts{}
+	for _, v := range VerdictSets() {
+		vs[v.Key] = v
+	}
+	var batch []kgstore.Sample
+	for _, p := range Predictions() {
+		v, ok := vs[p.Key]
+		if !ok {
+			v = kgstore.Verdicts{Key: p.Key, Coverage: []kg.Verdict{{GTIndex: 0, State: kg.Covered, Support: []int{0}, Judge: "offline"}}}
+		}
+		batch = append(batch, kgstore.Sample{Key: p.Key, Prediction: p.Prediction, Verdicts: v})
+	}
+	must(t, kgstore.PutSamples(ctx, s, batch), "PutSamples")
+	for _, sm := range batch {
+		checkPrediction(t, s, sm.Key, sm.Prediction)
+		checkVerdicts(t, s, sm.Verdicts)
+	}
+	small := batch[0]
+	small.Prediction = kg.Prediction{QID: "q", Triples: []kg.Triple{{Head: "Marie Curie", Relation: "born in", Tail: "Paris"}}, Report: kg.ParseReport{Status: kg.ParseClean, Triples: 1}}
+	small.Verdicts = kgstore.Verdicts{Key: small.Key, Coverage: []kg.Verdict{{GTIndex: 0, State: kg.Uncovered, Judge: "offline"}}}
+	must(t, kgstore.PutSamples(ctx, s, []kgstore.Sample{small, batch[1]}), "PutSamples")
+	checkPrediction(t, s, small.Key, small.Prediction)
+	checkVerdicts(t, s, small.Verdicts)
+	for _, sm := range batch[1:] {
+		checkPrediction(t, s, sm.Key, sm.Prediction)
+		checkVerdicts(t, s, sm.Verdicts)
+	}
+	edges, err := s.Neighbors(ctx, small.Key, "radium")
+	must(t, err, "Neighbors")
+	if len(edges) != 0 {
+		t.Errorf("Neighbors(radium) after a smaller graph = %+v, want none", edges)
+	}
+	if err := kgstore.PutSamples(ctx, s, []kgstore.Sample{small, small}); err == nil {
+		t.Errorf("PutSamples with a key given twice: no error")
+	}
 }
