@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -154,16 +153,14 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*run
 		return nil, err
 	}
 	if o.Out != "" {
-		if err := runs.WriteJSON(o.Out, out); err != nil {
+		if err := runs.WritePlanJSON(o.Out, out); err != nil {
 			return nil, err
 		}
 	}
 	if o.JSON {
-		b, err := json.MarshalIndent(out, "", "  ")
-		if err != nil {
+		if err := runs.EncodePlanJSON(stdout, out); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
 		printPlan(stdout, out)
 	}
