@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
 )
 
 // TestWritePlanJSONMatchesWriteJSON: the item-at-a-time encoder writes the
@@ -49,4 +48,3 @@ func TestWritePlanJSONMatchesWriteJSON(t *testing.T) {
 		})
 	}
 }
-
