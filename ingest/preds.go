@@ -48,14 +48,27 @@ var predExts = map[string]bool{".json": true, ".jsonl": true, ".ndjson": true, "
 // Selection"). Every bad file is reported in a *FileErrors; the predictions
 // of the good files are returned with it.
 func ReadPredictions(ctx context.Context, path string) ([]kg.Prediction, error) {
+	var preds []kg.Prediction
+	err := ReadPredictionsEach(ctx, path, func(_ string, ps []kg.Prediction) {
+		preds = append(preds, ps...)
+	})
+	return preds, err
+}
+
+// ReadPredictionsEach is ReadPredictions that hands each file's predictions
+// to each, with the file's path, in the same order, instead of collecting
+// them: a caller can keep less than every triple (and read a file again
+// with ReadPredictionFile). It returns ReadPredictions' error.
+func ReadPredictionsEach(ctx context.Context, path string, each func(file string, preds []kg.Prediction)) error {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
+		return &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
 	if !st.IsDir() {
-		return ReadPredictionFile(ctx, path)
+		ps, err := ReadPredictionFile(ctx, path)
+		each(path, ps)
+		return err
 	}
-	var preds []kg.Prediction
 	var errs FileErrors
 	walkErr := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -75,7 +88,7 @@ func ReadPredictions(ctx context.Context, path string) ([]kg.Prediction, error) 
 			return err
 		}
 		ps, err := ReadPredictionFile(ctx, p)
-		preds = append(preds, ps...)
+		each(p, ps)
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
@@ -83,9 +96,9 @@ func ReadPredictions(ctx context.Context, path string) ([]kg.Prediction, error) 
 		return nil
 	})
 	if walkErr != nil {
-		return preds, walkErr
+		return walkErr
 	}
-	return preds, errs.orNil()
+	return errs.orNil()
 }
 
 // ReadPredictionFile reads one prediction file of any supported format.

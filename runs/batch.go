@@ -207,6 +207,16 @@ type RunInputs struct {
 	// Judge, when set, judges this run instead of ScoreConfig.Judge (the
 	// replay judge reads each run's own recorded verdicts).
 	Judge kg.Judge
+	// refs say where the triples of Preds are, which LoadBatch dropped
+	// (lazy.go); a prediction without one holds its triples.
+	refs map[predKey]predRef
+}
+
+// Prediction returns p, one of r.Preds, with its triples (read again from
+// its file when LoadBatch dropped them; a file that changed since is a
+// *ChangedInputError).
+func (r *RunInputs) Prediction(ctx context.Context, p *kg.Prediction) (*kg.Prediction, error) {
+	return r.prediction(ctx, newFileCache(), p)
 }
 
 // Samples returns the run's matched predictions, each (task, sample) once,
@@ -270,7 +280,13 @@ func LoadBatchMapped(ctx context.Context, gt, mapFile string, specs []RunSpec, e
 		}
 		names[sp.Name] = true
 		ri := &RunInputs{Spec: sp}
-		if ri.Preds, err = ingest.ReadPredictions(ctx, sp.Path); err != nil {
+		// Each file's triples are hashed and dropped as it is read; the
+		// worker that judges a sample reads them again.
+		err := ingest.ReadPredictionsEach(ctx, sp.Path, func(file string, ps []kg.Prediction) {
+			ri.lighten(file, ps)
+			ri.Preds = append(ri.Preds, ps...)
+		})
+		if err != nil {
 			var fe *ingest.FileErrors
 			if !errors.As(err, &fe) {
 				return nil, asInput(fmt.Errorf("run %s: %w", sp.Name, err))

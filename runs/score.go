@@ -197,7 +197,8 @@ type runState struct {
 	stored, memoKeys map[string]string
 }
 
-// job is one sample of one run.
+// job is one sample of one run; p may lack its triples (the worker reads
+// them again: RunInputs.prediction).
 type job struct {
 	run *runState
 	p   *kg.Prediction
@@ -314,6 +315,12 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 	}
 	// Each run's item files go into its new output directory as samples
 	// commit; the directory takes the old one's place at the end.
+	files := newFileCache()
+	for _, jb := range jobs {
+		if ref, ok := jb.run.in.refs[keyOf(jb.p)]; ok {
+			files.want(ref.file)
+		}
+	}
 	for _, st := range states {
 		w, err := newOutWriter(st.res.Out)
 		if err != nil {
@@ -335,7 +342,7 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		batch = defaultCommitBatch
 	}
 	workers := max(1, cfg.Workers)
-	sc := &scorer{gt: b.GT, proto: cfg.Protocol, memo: cfg.Memo, taskHash: taskHashes(b, cfg.Memo)}
+	sc := &scorer{gt: b.GT, proto: cfg.Protocol, memo: cfg.Memo, taskHash: taskHashes(b, cfg.Memo), files: files}
 	results, release := judgeAll(jctx, jobs, workers, 2*workers+batch, sc.work)
 	// Samples queued for the store were judged before any cancellation:
 	// they are committed even when the command stops (Progress has
@@ -365,6 +372,13 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if o.loadErr != nil {
+			var ce *ChangedInputError
+			if errors.As(o.loadErr, &ce) {
+				return nil, &InputError{Err: fmt.Errorf("run %s: %w", st.in.Spec.Name, o.loadErr)}
+			}
+			return nil, o.loadErr
+		}
 		st.attempted[key] = true
 		if err := o.err; err != nil {
 			var pe *PanicError
@@ -388,7 +402,7 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		// last wrote it is not written again.
 		if !o.hit || st.stored[id] != o.memoKey {
 			v := kgstore.Verdicts{Key: key, Coverage: o.j.Coverage, Validity: o.j.Validity}
-			if err := sink.putSample(ctx, kgstore.Sample{Key: key, Prediction: *p, Verdicts: v}, batch); err != nil {
+			if err := sink.putSample(ctx, kgstore.Sample{Key: key, Prediction: *o.pred, Verdicts: v}, batch); err != nil {
 				return nil, err
 			}
 			if err := sink.setSampleProps(ctx, key, ItemProps(&o.item)); err != nil {
@@ -561,6 +575,10 @@ type judged struct {
 	memoKey string
 	hit     bool
 	memoNew *memoNew
+	// pred is the sample with its triples, dropped once it is committed;
+	// loadErr says they could not be read again.
+	pred    *kg.Prediction
+	loadErr error
 }
 
 // scorer is what a worker needs to turn a job into a committed sample.
@@ -569,10 +587,16 @@ type scorer struct {
 	proto    matcher.Protocol
 	memo     *Memo
 	taskHash map[string]string
+	files    *fileCache
 }
 
 func (sc *scorer) work(ctx context.Context, jb job) (o judged) {
-	st, p := jb.run, jb.p
+	st := jb.run
+	p, err := st.in.prediction(ctx, sc.files, jb.p)
+	if err != nil {
+		return judged{loadErr: err}
+	}
+	defer func() { o.pred = p }()
 	task := sc.gt.TaskByID[p.TaskID]
 	if th, ok := sc.taskHash[p.TaskID]; st.memo && ok {
 		// A prediction that cannot be encoded is judged without the memo.
