@@ -115,7 +115,9 @@ func runPlan(ctx context.Context, o planOptions, stdout, stderr io.Writer) (*run
 	if err := validatePlanArgs(&o); err != nil {
 		return nil, err
 	}
-	in, err := runs.Load(ctx, o.GT, o.Pred, o.Map)
+	// The predictions' triples are read again as each sample is planned
+	// (the oracle reads every sample at once: Plan reads them whole then).
+	in, err := runs.LoadLazy(ctx, o.GT, o.Pred, o.Map)
 	if err != nil {
 		return nil, err
 	}

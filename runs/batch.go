@@ -209,7 +209,7 @@ type RunInputs struct {
 	Judge kg.Judge
 	// refs say where the triples of Preds are, which LoadBatch dropped
 	// (lazy.go); a prediction without one holds its triples.
-	refs map[predKey]predRef
+	refs predRefs
 }
 
 // Prediction returns p, one of r.Preds, with its triples (read again from

@@ -19,6 +19,8 @@ type Inputs struct {
 	// are reported and make the command exit non-zero, but the good inputs
 	// are still used.
 	Problems []error
+	// refs say where the triples of Preds are when LoadLazy dropped them.
+	refs predRefs
 }
 
 // Load reads ground truth (a task file or directory), predictions (a file or
@@ -32,6 +34,19 @@ func Load(ctx context.Context, gt, pred, mapFile string) (*Inputs, error) {
 // (a replayed eval record names the task of a prediction file whose content
 // carries no id); the map file's pairs win.
 func LoadMapped(ctx context.Context, gt, pred, mapFile string, extra map[string]string) (*Inputs, error) {
+	return load(ctx, gt, pred, mapFile, extra, false)
+}
+
+// LoadLazy is Load that keeps of each prediction its metadata and where its
+// triples are, not the triples: Plan reads each sample's again when it
+// plans it (a file changed since is a *ChangedInputError), so what the
+// inputs hold does not grow with the triples. Callers that read
+// Preds[i].Triples themselves use Load.
+func LoadLazy(ctx context.Context, gt, pred, mapFile string) (*Inputs, error) {
+	return load(ctx, gt, pred, mapFile, nil, true)
+}
+
+func load(ctx context.Context, gt, pred, mapFile string, extra map[string]string, lazy bool) (*Inputs, error) {
 	in := &Inputs{}
 	keepGoing := func(err error) error {
 		var fe *ingest.FileErrors
@@ -53,7 +68,15 @@ func LoadMapped(ctx context.Context, gt, pred, mapFile string, extra map[string]
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if in.Preds, err = ingest.ReadPredictions(ctx, pred); keepGoing(err) != nil {
+	if lazy {
+		err = ingest.ReadPredictionsEach(ctx, pred, func(file string, ps []kg.Prediction) {
+			lighten(&in.refs, file, ps)
+			in.Preds = append(in.Preds, ps...)
+		})
+	} else {
+		in.Preds, err = ingest.ReadPredictions(ctx, pred)
+	}
+	if keepGoing(err) != nil {
 		return nil, asInput(err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -106,4 +129,27 @@ func (in *Inputs) Samples() []*kg.Prediction {
 		out = append(out, p)
 	}
 	return out
+}
+
+// readAll puts back the triples LoadLazy dropped of the samples.
+func (in *Inputs) readAll(ctx context.Context) error {
+	if in.refs == nil {
+		return nil
+	}
+	files := newFileCache()
+	samples := in.Samples() // the duplicates are never read
+	in.refs.want(files, samples)
+	for _, s := range samples {
+		p, err := in.refs.prediction(ctx, files, s)
+		if err != nil {
+			var ce *ChangedInputError
+			if errors.As(err, &ce) {
+				return &InputError{Err: err}
+			}
+			return err
+		}
+		s.Triples = p.Triples
+	}
+	in.refs = nil
+	return nil
 }

@@ -58,19 +58,25 @@ func triplesHash(ts []kg.Triple) [32]byte {
 	return out
 }
 
+// predRefs say where the triples of a run's predictions are; a
+// prediction without one holds its triples.
+type predRefs map[predKey]predRef
+
 // lighten keeps refs to a file's predictions and drops their triples.
-func (r *RunInputs) lighten(file string, ps []kg.Prediction) {
-	if r.refs == nil {
-		r.refs = map[predKey]predRef{}
+func lighten(refs *predRefs, file string, ps []kg.Prediction) {
+	if *refs == nil {
+		*refs = predRefs{}
 	}
 	for k := range ps {
 		p := &ps[k]
-		if _, dup := r.refs[keyOf(p)]; !dup {
-			r.refs[keyOf(p)] = predRef{file: file, ord: k, n: len(ps), hash: triplesHash(p.Triples), nTriples: len(p.Triples)}
+		if _, dup := (*refs)[keyOf(p)]; !dup {
+			(*refs)[keyOf(p)] = predRef{file: file, ord: k, n: len(ps), hash: triplesHash(p.Triples), nTriples: len(p.Triples)}
 		}
 		p.Triples = nil
 	}
 }
+
+func (r *RunInputs) lighten(file string, ps []kg.Prediction) { lighten(&r.refs, file, ps) }
 
 // ChangedInputError says a prediction file changed between LoadBatch's
 // read and the judging of one of its samples: the command stops rather
@@ -146,7 +152,20 @@ func (c *fileCache) take(ctx context.Context, file string) ([]kg.Prediction, err
 // prediction returns p with its triples, read again from its file when the
 // batch dropped them, checked against what the first read found.
 func (r *RunInputs) prediction(ctx context.Context, c *fileCache, p *kg.Prediction) (*kg.Prediction, error) {
-	ref, ok := r.refs[keyOf(p)]
+	return r.refs.prediction(ctx, c, p)
+}
+
+// want tells c of every sample that will be read again.
+func (refs predRefs) want(c *fileCache, samples []*kg.Prediction) {
+	for _, p := range samples {
+		if ref, ok := refs[keyOf(p)]; ok {
+			c.want(ref.file)
+		}
+	}
+}
+
+func (refs predRefs) prediction(ctx context.Context, c *fileCache, p *kg.Prediction) (*kg.Prediction, error) {
+	ref, ok := refs[keyOf(p)]
 	if !ok {
 		return p, nil
 	}

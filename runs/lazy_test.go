@@ -147,3 +147,40 @@ func BenchmarkLoadBatchHeld(b *testing.B) {
 		})
 	}
 }
+
+// Plan over lazy inputs plans what it plans over whole ones, and stops on
+// a file changed between the reads.
+func TestPlanLazyInputs(t *testing.T) {
+	l := newLayout(t)
+	whole, err := Load(t.Context(), l.gt, l.full, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := LoadLazy(t.Context(), l.gt, l.full, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range lazy.Samples() {
+		if p.Triples != nil {
+			t.Fatalf("%s: LoadLazy kept the triples", p.Source)
+		}
+	}
+	want, err := Plan(t.Context(), whole, PlanConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Plan(t.Context(), lazy, PlanConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Items) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("plan over lazy inputs differs:\n%+v\nwant\n%+v", got.Totals, want.Totals)
+	}
+	// A sample line dropped from one file after the first read.
+	firstLines(t, filepath.Join(examplesPred, taskE02+".jsonl"), filepath.Join(l.full, taskE02+".jsonl"), 1)
+	_, err = Plan(t.Context(), lazy, PlanConfig{})
+	var ce *ChangedInputError
+	if !errors.As(err, &ce) || !IsInputError(err) {
+		t.Fatalf("Plan = %v, want an input error saying the file changed", err)
+	}
+}

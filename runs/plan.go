@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sort"
@@ -100,6 +101,11 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 	var or *oracleRun
 	var oracleJudge *llmjudge.Judge
 	if len(cfg.Oracle) > 0 {
+		// The oracle is built from every sample at once: lazy inputs
+		// are read whole first.
+		if err := in.readAll(ctx); err != nil {
+			return nil, err
+		}
 		if or, err = newOracleRun(ctx, in, cfg.Oracle); err != nil {
 			return nil, err
 		}
@@ -111,7 +117,19 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 	}
 	out := &PlanOutput{Items: []PlanItem{}, Embedding: cfg.Embedding}
 	samples := in.Samples()
+	files := newFileCache()
+	in.refs.want(files, samples)
 	planOne := func(ctx context.Context, p *kg.Prediction) (PlanItem, error) {
+		// A lazy input's triples are read again here, and dropped with
+		// the sample's plan.
+		p, err := in.refs.prediction(ctx, files, p)
+		if err != nil {
+			var ce *ChangedInputError
+			if errors.As(err, &ce) {
+				return PlanItem{}, &InputError{Err: err}
+			}
+			return PlanItem{}, err
+		}
 		key := kgstore.SampleKey{Run: "plan", TaskID: p.TaskID, Sample: p.SampleIdx}
 		task := in.TaskByID[p.TaskID]
 		if err := store.PutPrediction(ctx, key, *p); err != nil {
