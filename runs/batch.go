@@ -227,7 +227,10 @@ func (r *RunInputs) Samples() []*kg.Prediction {
 
 // LoadBatch reads the ground truth once and each run's predictions, and
 // matches them. It fails only when nothing can be read at all (a missing
-// path, a bad map); bad files are Problems.
+// path, a bad map); bad files are Problems. Of each prediction it keeps
+// the metadata and where its triples are, not the triples (Preds[i].Triples
+// is nil): Score reads them again, checked by hash, as it judges the
+// sample; other callers use RunInputs.Prediction.
 func LoadBatch(ctx context.Context, gt, mapFile string, specs []RunSpec) (*Batch, error) {
 	return LoadBatchMapped(ctx, gt, mapFile, specs, nil)
 }
