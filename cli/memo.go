@@ -290,6 +290,9 @@ func (p *scopePool) addRun(run []rune) {
 // relevant returns the indices of the relevant sets (in file order) and
 // terms of a sample.
 func (a *aliasScope) relevant(task *kg.Task, pred *kg.Prediction) (sets, terms []int) {
+	if len(a.sets) == 0 && len(a.terms) == 0 {
+		return nil, nil
+	}
 	p := &scopePool{toks: map[string]bool{}}
 	if task != nil {
 		for _, t := range task.Triples {
@@ -328,6 +331,9 @@ func (a *aliasScope) relevant(task *kg.Task, pred *kg.Prediction) (sets, terms [
 		if ok {
 			sets = append(sets, i)
 		}
+	}
+	if len(a.terms) == 0 {
+		return sets, nil
 	}
 	stems := map[string]bool{}
 	for t := range p.toks {
