@@ -12,6 +12,7 @@ import (
 
 	"github.com/kgjudge/kgjudge/alias"
 	"github.com/kgjudge/kgjudge/ingest"
+	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/llmjudge"
 	"github.com/kgjudge/kgjudge/matcher"
 	"github.com/kgjudge/kgjudge/matcher/calibrate"
@@ -43,6 +44,9 @@ func newJudge(ctx context.Context, o scoreOptions, src string, taskIDs []string,
 		}
 		if o.embedder != nil {
 			off.Embedder = o.embedder
+		}
+		if ua.scope != nil {
+			return scopedOffline{off: off, scope: ua.scope}, nop, nil
 		}
 		return off, nop, nil
 	case "replay":
@@ -96,6 +100,29 @@ func newJudge(ctx context.Context, o scoreOptions, src string, taskIDs []string,
 type userAliases struct {
 	concepts *alias.Concepts
 	sets     [][]string
+	// scope picks the entries relevant to a sample (the offline judge's).
+	scope *aliasScope
+}
+
+// scopedOffline is the offline judge given, per sample, only the alias
+// sets of the --aliases file relevant to the sample (aliasScope): the
+// others cannot match, but as Bleve documents they would still move its
+// scores, and the rescore memo keys a sample by its relevant entries
+// alone. The concept table stays whole: a term that is not relevant
+// matches none of the sample's strings.
+type scopedOffline struct {
+	off   matcher.Offline
+	scope *aliasScope
+}
+
+// Name implements matcher.Judge.
+func (s scopedOffline) Name() string { return s.off.Name() }
+
+// Judge implements matcher.Judge.
+func (s scopedOffline) Judge(ctx context.Context, task *kg.Task, pred *kg.Prediction) (matcher.Judgement, error) {
+	o := s.off
+	o.Aliases = s.scope.relevantSets(task, pred)
+	return o.Judge(ctx, task, pred)
 }
 
 func loadAliases(path string) (userAliases, error) {
@@ -106,7 +133,7 @@ func loadAliases(path string) (userAliases, error) {
 	if err != nil {
 		return userAliases{}, &UserError{Err: fmt.Errorf("--aliases: %w", err)}
 	}
-	return userAliases{concepts: alias.BuiltinConcepts().With(ua.Concepts), sets: ua.Sets}, nil
+	return userAliases{concepts: alias.BuiltinConcepts().With(ua.Concepts), sets: ua.Sets, scope: newAliasScope(ua)}, nil
 }
 
 func llmjudgeConfig(o scoreOptions) llmjudge.Config {

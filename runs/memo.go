@@ -39,8 +39,12 @@ const (
 // the hierarchy analysis. A rescore takes a sample's from here instead of
 // judging and analysing it again, and writes nothing to the store for a
 // sample the store already holds as this memo last wrote it. A changed
-// input, alias file, model or kgjudge binary changes the key: those
-// samples are judged again.
+// input, model or kgjudge binary changes the key: those samples are
+// judged again. Configuration that bears on some samples only (an alias
+// file's entries) is not in the configuration but in the scope
+// (OpenMemoScoped): each sample's key holds the fingerprint its scope
+// gives, so a changed entry judges again exactly the samples whose
+// fingerprint it is in.
 //
 // It lives next to the store (STORE/offline-memo/): samples.jsonl, one
 // line per judged sample, appended as samples commit, with what the
@@ -53,6 +57,7 @@ const (
 type Memo struct {
 	dir    string
 	config string
+	scope  MemoScope
 
 	mu        sync.Mutex
 	f, blobs  *os.File
@@ -99,6 +104,23 @@ type memoEntry struct {
 type memoRun struct {
 	Info    string            `json:"run_info"`
 	Samples map[string]string `json:"samples"`
+}
+
+// MemoScope fingerprints the part of the judge's configuration that can
+// bear on one sample (cli's alias-file scope: the entries relevant to the
+// sample's strings). It must be a function of the task and the prediction
+// alone, safe for concurrent use, and the judge must be unable to tell
+// apart two configurations that give a sample the same fingerprint.
+type MemoScope func(task *kg.Task, p *kg.Prediction) string
+
+// OpenMemoScoped is OpenMemo with a scope whose fingerprint is part of
+// every sample's key (nil: none).
+func OpenMemoScoped(dir, config string, scope MemoScope) (*Memo, error) {
+	m, err := OpenMemo(dir, config)
+	if m != nil {
+		m.scope = scope
+	}
+	return m, err
 }
 
 // OpenMemo opens (creating) the memo in dir for a judge configuration:
@@ -224,14 +246,18 @@ func (m *Memo) Hits() int {
 }
 
 // key hashes what a sample's judgement and item depend on; taskHash is the
-// hash of the task's content (taskContentHash).
-func (m *Memo) key(taskHash string, p *kg.Prediction, proto matcher.Protocol) (string, error) {
+// hash of task's content (taskContentHash).
+func (m *Memo) key(taskHash string, task *kg.Task, p *kg.Prediction, proto matcher.Protocol) (string, error) {
 	pb, err := json.Marshal(p)
 	if err != nil {
 		return "", fmt.Errorf("rescore memo: encode %s sample %d: %w", p.TaskID, p.SampleIdx, err)
 	}
+	var scope string
+	if m.scope != nil {
+		scope = m.scope(task, p)
+	}
 	h := sha256.New()
-	for _, s := range []string{memoFormat, m.config, string(proto), taskHash} {
+	for _, s := range []string{memoFormat, m.config, string(proto), taskHash, scope} {
 		h.Write([]byte(strconv.Itoa(len(s)) + ":" + s))
 	}
 	h.Write(pb)

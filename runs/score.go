@@ -600,7 +600,7 @@ func (sc *scorer) work(ctx context.Context, jb job) (o judged) {
 	task := sc.gt.TaskByID[p.TaskID]
 	if th, ok := sc.taskHash[p.TaskID]; st.memo && ok {
 		// A prediction that cannot be encoded is judged without the memo.
-		if key, err := sc.memo.key(th, p, sc.proto); err == nil {
+		if key, err := sc.memo.key(th, task, p, sc.proto); err == nil {
 			o.memoKey = key
 			if e, ok := sc.memo.get(key); ok {
 				o.item, o.rep, o.itemJSON = e.item, e.rep, e.itemFile
