@@ -3,9 +3,8 @@ package cli
 import (
 	"io"
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/width"
+	"github.com/kgjudge/kgjudge/internal/textwidth"
 )
 
 // table renders rows with the first column left-aligned and the others
@@ -20,22 +19,8 @@ type table struct {
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-// displayWidth is how many terminal columns s takes: two for wide and
-// fullwidth characters, none for combining marks and format characters
-// (a decomposed "é", a zero-width joiner), one for the rest.
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		switch {
-		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
-		case width.LookupRune(r).Kind() == width.EastAsianWide, width.LookupRune(r).Kind() == width.EastAsianFullwidth:
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
-}
+// displayWidth: see textwidth.Of (one measure for every table).
+func displayWidth(s string) int { return textwidth.Of(s) }
 
 func (t *table) write(w io.Writer) {
 	var widths []int

@@ -8,8 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/text/width"
-
+	"github.com/kgjudge/kgjudge/internal/textwidth"
 	"github.com/kgjudge/kgjudge/matcher"
 )
 
@@ -211,18 +210,8 @@ type table struct{ rows [][]string }
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		switch width.LookupRune(r).Kind() {
-		case width.EastAsianWide, width.EastAsianFullwidth:
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
-}
+// displayWidth: see textwidth.Of (one measure for every table).
+func displayWidth(s string) int { return textwidth.Of(s) }
 
 func numeric(s string) bool {
 	if s == "" || s == "-" {

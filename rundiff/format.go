@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/text/width"
+	"github.com/kgjudge/kgjudge/internal/textwidth"
 )
 
 // WriteJSON writes the whole comparison.
@@ -86,15 +86,5 @@ func padRight(s string, w int) string {
 	return s
 }
 
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		switch width.LookupRune(r).Kind() {
-		case width.EastAsianWide, width.EastAsianFullwidth:
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
-}
+// displayWidth: see textwidth.Of (one measure for every table).
+func displayWidth(s string) int { return textwidth.Of(s) }
