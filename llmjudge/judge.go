@@ -198,6 +198,11 @@ func (j *Judge) jobs(ctx context.Context, task *kg.Task, pred *kg.Prediction) ([
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
 	}
+	return j.jobsFrom(ctx, task, pred, batches, resolved)
+}
+
+// jobsFrom checks and routes a sample's plan and turns its batches into asks.
+func (j *Judge) jobsFrom(ctx context.Context, task *kg.Task, pred *kg.Prediction, batches []plan.Batch, resolved []plan.Resolution) ([]job, []plan.Resolution, []routed, error) {
 	if _, err := plan.Check(batches, len(task.Triples), len(pred.Triples)); err != nil {
 		return nil, nil, nil, fmt.Errorf("llmjudge: task %q sample %d: plan %s: %w", task.ID, pred.SampleIdx, j.planner.Name(), err)
 	}
@@ -419,14 +424,34 @@ func (j *Judge) apply(out *kg.Judgement, jb job, ans *decide.Answer, nGT, nPred 
 // cost.EstimateTokens; each claim is assumed to need 40 completion tokens
 // (15 with the reference prompt, which asks for no reason).
 func (j *Judge) Estimate(ctx context.Context, task *kg.Task, pred *kg.Prediction) (cost.Estimate, error) {
-	var e cost.Estimate
 	if len(pred.Triples) == 0 {
-		return e, nil
+		return cost.Estimate{}, nil
 	}
 	jobs, _, _, err := j.jobs(ctx, task, pred)
 	if err != nil {
-		return e, err
+		return cost.Estimate{}, err
 	}
+	return j.estimate(task, jobs)
+}
+
+// EstimatePlanned is Estimate over a plan of the sample the caller already
+// made with a planner configured as the judge's (its batches and the
+// claims it resolved), so that the sample is not planned twice: `kgjudge
+// plan` builds each sample's candidates for its output and estimated the
+// same calls by building them again.
+func (j *Judge) EstimatePlanned(ctx context.Context, task *kg.Task, pred *kg.Prediction, batches []plan.Batch, resolved []plan.Resolution) (cost.Estimate, error) {
+	if len(pred.Triples) == 0 {
+		return cost.Estimate{}, nil
+	}
+	jobs, _, _, err := j.jobsFrom(ctx, task, pred, batches, resolved)
+	if err != nil {
+		return cost.Estimate{}, err
+	}
+	return j.estimate(task, jobs)
+}
+
+func (j *Judge) estimate(task *kg.Task, jobs []job) (cost.Estimate, error) {
+	var e cost.Estimate
 	for _, jb := range jobs {
 		if len(jb.batch.Candidates) == 0 {
 			continue

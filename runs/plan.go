@@ -142,10 +142,19 @@ func Plan(ctx context.Context, in *Inputs, cfg PlanConfig) (*PlanOutput, error) 
 			return PlanItem{}, fmt.Errorf("%s sample %d: %w", p.TaskID, p.SampleIdx, err)
 		}
 		it := PlanItem{Item: pl.Item}
-		for i, est := range []*cost.Estimate{&it.Estimate.Kgjudge, &it.Estimate.Reference} {
-			if *est, err = estimators[i].Estimate(ctx, task, p); err != nil {
-				return PlanItem{}, fmt.Errorf("%s sample %d: estimate: %w", p.TaskID, p.SampleIdx, err)
-			}
+		if cfg.Embedder == nil {
+			// kgjudge's estimator plans with this planner less the store,
+			// whose graph expansion reads the same edges as its default
+			// in-memory graph: its batches are these.
+			it.Estimate.Kgjudge, err = estimators[0].EstimatePlanned(ctx, task, p, pl.Batches, pl.Resolutions())
+		} else {
+			it.Estimate.Kgjudge, err = estimators[0].Estimate(ctx, task, p)
+		}
+		if err == nil {
+			it.Estimate.Reference, err = estimators[1].Estimate(ctx, task, p)
+		}
+		if err != nil {
+			return PlanItem{}, fmt.Errorf("%s sample %d: estimate: %w", p.TaskID, p.SampleIdx, err)
 		}
 		if or != nil {
 			s, err := or.score(ctx, oracleJudge, task, p)

@@ -17,6 +17,12 @@ func (p Planner) PlanResolved(ctx context.Context, task *kg.Task, pred *kg.Predi
 	if err != nil {
 		return nil, nil, err
 	}
+	return pl.Batches, pl.Resolutions(), nil
+}
+
+// Resolutions are the claims of the plan that the deterministic tier
+// decided, as PlanResolved returns them.
+func (pl *Planned) Resolutions() []plan.Resolution {
 	var res []plan.Resolution
 	for pass, claims := range map[plan.Pass][]Claim{plan.Coverage: pl.Result.GT, plan.Validity: pl.Result.Pred} {
 		for _, c := range claims {
@@ -26,7 +32,7 @@ func (p Planner) PlanResolved(ctx context.Context, task *kg.Task, pred *kg.Predi
 		}
 	}
 	sortResolutions(res)
-	return pl.Batches, res, nil
+	return res
 }
 
 // sortResolutions orders coverage before validity, then by claim, so the
