@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -81,7 +82,9 @@ func Exec(args []string, stdout, stderr io.Writer) int {
 			os.Exit(code)
 		}
 	}()
+	stopProfile := startCPUProfile(stderr)
 	code := Main(ctx, args, stdout, stderr)
+	stopProfile()
 	close(done)
 	if c := sigCode.Load(); c != 0 {
 		return int(c)
@@ -121,4 +124,31 @@ func runApp(ctx context.Context, app *ucli.App, args []string, stderr io.Writer)
 func reportBug(stderr io.Writer, v any, stack []byte) int {
 	fmt.Fprintf(stderr, "kgjudge: internal error: this is a bug in kgjudge, please report it with what follows\npanic: %v\n\n%s\n", v, stack)
 	return ExitInternal
+}
+
+// startCPUProfile writes a CPU profile of the whole command to the file
+// KGJUDGE_CPUPROFILE names: the benchmark-scale runs are whole processes, and
+// their profile is what tells which stage to work on (go tool pprof).
+func startCPUProfile(stderr io.Writer) (stop func()) {
+	path := os.Getenv("KGJUDGE_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "kgjudge: KGJUDGE_CPUPROFILE: %v\n", err)
+		if f != nil {
+			f.Close()
+		}
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(stderr, "kgjudge: KGJUDGE_CPUPROFILE: %v\n", err)
+		}
+	}
 }
