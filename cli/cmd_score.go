@@ -85,6 +85,10 @@ type scoreOptions struct {
 
 	// judge, when set, is used instead of the one named by Judge (tests).
 	judge matcher.Judge
+	// replayEvals are the records of --verdicts once read (runScore reads
+	// them to pair a lone prediction file): 800 records take seconds to
+	// decode, so the replay judge does not read them again.
+	replayEvals []ingest.Eval
 
 	// Embedding stage (--embed-url; flags in embed.go) and its client.
 	Embed    embedOptions
@@ -307,6 +311,7 @@ func runScore(ctx context.Context, o scoreOptions, stdout, stderr io.Writer) (*r
 			return nil, err
 		}
 		pairs = replayPairs(specs[0].Path, evals)
+		o.replayEvals = evals
 	}
 	b, err := runs.LoadBatchMapped(ctx, o.GT, o.Map, specs, pairs)
 	if err != nil {

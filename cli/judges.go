@@ -50,13 +50,11 @@ func newJudge(ctx context.Context, o scoreOptions, src string, taskIDs []string,
 		}
 		return off, nop, nil
 	case "replay":
-		evals, err := ingest.ReadEvals(ctx, src)
-		if err != nil {
-			// A replay with some unreadable records would silently score
-			// fewer samples: refuse it whole.
-			var fe *ingest.FileErrors
-			if errors.As(err, &fe) || ingest.IsInputError(err) {
-				return nil, nop, &UserError{Err: err}
+		evals := o.replayEvals
+		if evals == nil || src != o.Verdicts {
+			var err error
+			if evals, err = readEvals(ctx, src); err != nil {
+				return nil, nop, err
 			}
 		}
 		r, err := matcher.NewReplay(evals, taskIDs, mapping)
@@ -160,18 +158,26 @@ func llmjudgeConfig(o scoreOptions) llmjudge.Config {
 // readReplay reads the recorded verdicts of --judge replay.
 func readReplay(ctx context.Context, o scoreOptions) ([]ingest.Eval, error) {
 	src := o.Verdicts
+	evals, err := readEvals(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	if len(evals) == 0 {
+		return nil, userErrorf("--judge replay: no recorded verdicts found in %s (expected reference eval outputs or trajectory lines ending with coverage_details)", src)
+	}
+	return evals, nil
+}
+
+// readEvals reads recorded verdicts. A replay with some unreadable records
+// would silently score fewer samples: it is refused whole.
+func readEvals(ctx context.Context, src string) ([]ingest.Eval, error) {
 	evals, err := ingest.ReadEvals(ctx, src)
 	if err != nil {
-		// A replay with some unreadable records would silently score
-		// fewer samples: refuse it whole.
 		var fe *ingest.FileErrors
 		if errors.As(err, &fe) || ingest.IsInputError(err) {
 			return nil, &UserError{Err: err}
 		}
 		return nil, err
-	}
-	if len(evals) == 0 {
-		return nil, userErrorf("--judge replay: no recorded verdicts found in %s (expected reference eval outputs or trajectory lines ending with coverage_details)", src)
 	}
 	return evals, nil
 }

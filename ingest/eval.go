@@ -11,8 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
@@ -261,29 +263,25 @@ func ReadEvals(ctx context.Context, path string) ([]Eval, error) {
 	if err != nil {
 		return nil, &InputError{File: path, Msg: "cannot open: " + errText(err), Err: err}
 	}
-	var out []Eval
-	var errs FileErrors
-	readOne := func(p string) error {
-		switch strings.ToLower(filepath.Ext(p)) {
-		case ".jsonl", ".ndjson":
-			evs, err := readEvalJSONL(ctx, p)
-			out = append(out, evs...)
-			return err
-		default:
-			e, err := ReadEval(p)
-			if err == nil {
-				out = append(out, e)
-			}
-			return err
-		}
-	}
 	if !st.IsDir() {
-		errs.add(readOne(path))
+		var errs FileErrors
+		out, err := readEvalFile(ctx, path)
+		errs.add(err)
 		return out, errs.orNil()
 	}
+	// The walk lists the files (and its own errors) in order; the files are
+	// decoded by a few workers (an 800-sample run's records take seconds of
+	// JSON decoding, before any scoring can start) and put back in that
+	// order, so the records and errors are those of a serial read.
+	type slot struct {
+		path  string
+		err   error
+		evals []Eval
+	}
+	var slots []*slot
 	werr := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			errs.add(&InputError{File: p, Msg: "cannot read: " + errText(err), Err: err})
+			slots = append(slots, &slot{err: &InputError{File: p, Msg: "cannot read: " + errText(err), Err: err}})
 			return nil
 		}
 		if p != path && strings.HasPrefix(d.Name(), ".") {
@@ -296,16 +294,57 @@ func ReadEvals(ctx context.Context, path string) ([]Eval, error) {
 		if d.IsDir() || (ext != ".json" && ext != ".jsonl" && ext != ".ndjson") {
 			return nil
 		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		errs.add(readOne(p))
-		return nil
+		slots = append(slots, &slot{path: p})
+		return ctx.Err()
 	})
+	next := make(chan *slot)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(slots), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range next {
+				if ctx.Err() == nil {
+					s.evals, s.err = readEvalFile(ctx, s.path)
+				}
+			}
+		}()
+	}
+	for _, s := range slots {
+		if s.path != "" {
+			next <- s
+		}
+	}
+	close(next)
+	wg.Wait()
+	if werr == nil {
+		werr = ctx.Err()
+	}
+	var out []Eval
+	var errs FileErrors
+	for _, s := range slots {
+		out = append(out, s.evals...)
+		errs.add(s.err)
+	}
 	if werr != nil {
 		return out, werr
 	}
 	return out, errs.orNil()
+}
+
+// readEvalFile reads one records file: trajectory lines (.jsonl, .ndjson)
+// or one record.
+func readEvalFile(ctx context.Context, p string) ([]Eval, error) {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".jsonl", ".ndjson":
+		return readEvalJSONL(ctx, p)
+	default:
+		e, err := ReadEval(p)
+		if err != nil {
+			return nil, err
+		}
+		return []Eval{e}, nil
+	}
 }
 
 func readEvalJSONL(ctx context.Context, path string) ([]Eval, error) {
