@@ -95,7 +95,7 @@ type GraphContext struct {
 type relReading struct {
 	m  lexMatch
 	ok bool
-	// rt is the relation's factual "relation" term, if any (relationTerm).
+	// rt is the relation's factual "relation" term, if any (relationTermOf).
 	rt string
 }
 
@@ -103,9 +103,11 @@ func (c *GraphContext) readRelation(rel string) relReading {
 	if r, ok := c.rels[rel]; ok {
 		return r
 	}
-	m, ok := c.lex.classify(rel)
-	rt, _ := c.lex.relationTerm(rel)
-	return relReading{m: m, ok: ok, rt: rt}
+	// One lexicon scan gives both readings (a scan is most of the cost of
+	// classifying a sample).
+	ms := c.lex.Match(rel)
+	m, ok := c.lex.pick(ms)
+	return relReading{m: m, ok: ok, rt: relationTermOf(ms)}
 }
 
 func (c *GraphContext) readHead(head string) relReading {
@@ -212,11 +214,11 @@ func NewGraphContext(graph []kg.Triple, reference []kg.Triple) *GraphContext {
 func newGraphContext(lex *Lexicon, graph []kg.Triple, reference []kg.Triple) *GraphContext {
 	c := &GraphContext{g: buildGraph(graph), asked: map[string]bool{}, lex: lex, isGT: reference == nil}
 	c.fillReadings(graph)
-	c.category = categoryNodes(lex, graph, c.g)
+	c.category = categoryNodes(graph, c.g, c.rels)
 	if reference != nil {
 		ref := &GraphContext{g: buildGraph(reference), lex: lex, isGT: true}
 		ref.fillReadings(reference)
-		ref.category = categoryNodes(lex, reference, ref.g)
+		ref.category = categoryNodes(reference, ref.g, ref.rels)
 		for _, t := range reference {
 			cl := ref.classify(t)
 			if cl.Class != Factual && cl.Class != Organizational && cl.Concept != "" {
@@ -231,7 +233,8 @@ func newGraphContext(lex *Lexicon, graph []kg.Triple, reference []kg.Triple) *Gr
 // only a head, with at least three children that are all entities), and the
 // tails of dimension relations (dimension, subtopic, 维度...) from a category
 // node, transitively.
-func categoryNodes(lex *Lexicon, graph []kg.Triple, g *graph) map[string]string {
+// rels holds the lexicon's reading of every relation of graph.
+func categoryNodes(graph []kg.Triple, g *graph, rels map[string]relReading) map[string]string {
 	cat := map[string]string{}
 	for _, r := range g.roots {
 		tails := g.out[r]
@@ -254,8 +257,8 @@ func categoryNodes(lex *Lexicon, graph []kg.Triple, g *graph) map[string]string 
 		if _, ok := dim[t.Relation]; ok {
 			continue
 		}
-		m, ok := lex.classify(t.Relation)
-		dim[t.Relation] = ok && m.Kind == kindDimension
+		r := rels[t.Relation]
+		dim[t.Relation] = r.ok && r.m.Kind == kindDimension
 	}
 	for changed := true; changed; {
 		changed = false

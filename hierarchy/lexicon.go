@@ -48,6 +48,9 @@ func (e LexiconEntry) Class() Class {
 // Lexicon is a set of terms; relations are matched against it.
 type Lexicon struct {
 	entries []LexiconEntry
+	// byPlace holds the entries of each place ("relation", with the exact
+	// entries, "head", "tail"), in file order: a match scans only its place.
+	byPlace map[string][]LexiconEntry
 }
 
 var defaultLexicon = mustParseLexicon(lexiconTSV)
@@ -69,7 +72,7 @@ func ParseLexicon(b []byte) (*Lexicon, error) {
 	for _, c := range Classes {
 		valid[string(c)] = true
 	}
-	l := &Lexicon{}
+	l := &Lexicon{byPlace: map[string][]LexiconEntry{}}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), "\r")
@@ -102,6 +105,11 @@ func ParseLexicon(b []byte) (*Lexicon, error) {
 			return nil, fmt.Errorf("lexicon line %d: empty term", n)
 		}
 		l.entries = append(l.entries, e)
+		place := e.Where
+		if place == "exact" {
+			place = "relation"
+		}
+		l.byPlace[place] = append(l.byPlace[place], e)
 	}
 	return l, sc.Err()
 }
@@ -199,14 +207,7 @@ func (l *Lexicon) matchWhere(text, where string) []LexiconEntry {
 	folded := foldTerm(text)
 	spaced := " " + folded + " "
 	var out []LexiconEntry
-	for _, e := range l.entries {
-		w := e.Where
-		if w == "exact" {
-			w = "relation"
-		}
-		if w != where {
-			continue
-		}
+	for _, e := range l.byPlace[where] {
 		if e.Where == "exact" {
 			if folded == e.norm {
 				out = append(out, e)
@@ -270,19 +271,20 @@ func (l *Lexicon) pick(ms []LexiconEntry) (m lexMatch, ok bool) {
 	return lexMatch{Class: best.Class(), Kind: best.Kind, Concept: best.Concept, Term: best.Term}, true
 }
 
-// relationTerm returns the longest factual "relation" term in rel, if any:
+// relationTermOf returns the longest factual "relation" term in rel, if any:
 // a relation that names how two things are linked (related_rule,
 // successor_project, involved_actor) is not membership even from a
 // category node. Other factual terms (a method, a measure) do not override
 // structure: "替代分类法" under a dimension node is still scaffolding.
-func (l *Lexicon) relationTerm(rel string) (string, bool) {
+// ms are the entries Match found in rel.
+func relationTermOf(ms []LexiconEntry) string {
 	best := ""
-	for _, e := range l.Match(rel) {
+	for _, e := range ms {
 		if e.Kind == string(Factual) && e.Concept == "relation" && len(e.norm) > len(best) {
 			best = e.Term
 		}
 	}
-	return best, best != ""
+	return best
 }
 
 // Entries returns a copy of the lexicon, sorted by kind, concept and term.
