@@ -233,6 +233,34 @@ func PutSamples(ctx context.Context, st Store, samples []Sample) error {
 	return nil
 }
 
+// TasksWriter is a Store that writes several tasks' GT graphs in one batch
+// (one transaction, one sync, where the backend has them). PutTasks is
+// idempotent like the PutTask calls it stands for; the task ids are distinct.
+type TasksWriter interface {
+	PutTasks(ctx context.Context, tasks []kg.Task) error
+}
+
+// PutTasks writes tasks through st's PutTasks when it is a TasksWriter,
+// else one PutTask each.
+func PutTasks(ctx context.Context, st Store, tasks []kg.Task) error {
+	seen := make(map[string]bool, len(tasks))
+	for _, t := range tasks {
+		if seen[t.ID] {
+			return fmt.Errorf("kgstore: put tasks: task %q is given twice", t.ID)
+		}
+		seen[t.ID] = true
+	}
+	if w, ok := st.(TasksWriter); ok {
+		return w.PutTasks(ctx, tasks)
+	}
+	for _, t := range tasks {
+		if err := st.PutTask(ctx, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // SortKeys orders sample keys as Samples returns them: by run, task, then
 // sample number.
 func SortKeys(keys []SampleKey) {

@@ -301,13 +301,8 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		st.res = &ScoreResult{Out: filepath.Join(cfg.Out, sp.Name)}
 	}
 
-	for i := range b.GT.Tasks {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if err := sink.putTask(ctx, b.GT.Tasks[i]); err != nil {
-			return nil, err
-		}
+	if err := sink.putTasks(ctx, b.GT.Tasks); err != nil {
+		return nil, err
 	}
 
 	if err := prepareMemo(ctx, b, states, cfg); err != nil {

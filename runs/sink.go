@@ -52,6 +52,34 @@ func (s *sink) flushSamples(ctx context.Context) error {
 	return nil
 }
 
+// tasksPerWrite is how many GT graphs a run writes per store transaction:
+// a sync per task cost a replay run of 200 tasks 7 s before any sample
+// could be scored; a few dozen graphs keep a transaction's memory small.
+const tasksPerWrite = 25
+
+// putTasks writes tasks to the store tasksPerWrite at a time
+// (kgstore.PutTasks), and each to Neo4j.
+func (s sink) putTasks(ctx context.Context, tasks []kg.Task) error {
+	for len(tasks) > 0 {
+		n := min(len(tasks), tasksPerWrite)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := kgstore.PutTasks(ctx, s.store, tasks[:n]); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		if s.neo != nil {
+			for _, t := range tasks[:n] {
+				if err := s.neo.PutTask(ctx, t); err != nil {
+					return err
+				}
+			}
+		}
+		tasks = tasks[n:]
+	}
+	return nil
+}
+
 func (s sink) putTask(ctx context.Context, t kg.Task) error {
 	if err := s.store.PutTask(ctx, t); err != nil {
 		return fmt.Errorf("store: %w", err)

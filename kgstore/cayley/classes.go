@@ -37,10 +37,23 @@ func (s *Store) SetClassifier(c kgstore.Classifier) {
 // classQuads are the class quads of the graph at root (none without a
 // classifier). Called with s.mu held.
 func (s *Store) classQuads(root quad.IRI, graph []kg.Triple) []quad.Quad {
-	if s.classifier == nil {
+	return classQuadsOf(s.classifier, root, graph)
+}
+
+// currentClassifier is the classifier in use, for the batch writes that
+// classify their graphs before they take the write lock.
+func (s *Store) currentClassifier() kgstore.Classifier {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.classifier
+}
+
+// classQuadsOf are c's class quads of the graph at root (none for a nil c).
+func classQuadsOf(c kgstore.Classifier, root quad.IRI, graph []kg.Triple) []quad.Quad {
+	if c == nil {
 		return nil
 	}
-	cls := s.classifier.Classify(graph)
+	cls := c.Classify(graph)
 	if len(cls) != len(graph) {
 		panic(fmt.Sprintf("kgstore/cayley: classifier gave %d classes for %d triples", len(cls), len(graph)))
 	}
@@ -53,7 +66,7 @@ func (s *Store) classQuads(root quad.IRI, graph []kg.Triple) []quad.Quad {
 	}
 	return []quad.Quad{
 		{Subject: root, Predicate: pTripleClasses, Object: quad.String(js), Label: root},
-		{Subject: root, Predicate: pClassVersion, Object: quad.String(s.classifier.Version()), Label: root},
+		{Subject: root, Predicate: pClassVersion, Object: quad.String(c.Version()), Label: root},
 	}
 }
 

@@ -31,9 +31,13 @@ func RunClasses(t *testing.T, open func(t *testing.T, c kgstore.Classifier) kgst
 		// A few graphs, not every fixture: each write is a transaction on
 		// a server backend, and these cover GT and predicted graphs, the
 		// three write paths (PutPrediction, PutSample, PutSamples), CJK
-		// text and an empty graph.
-		for _, task := range Tasks()[:3] {
-			mustPutTask(t, s, task)
+		// text and an empty graph; tasks through PutTask and PutTasks.
+		for i, task := range Tasks()[:3] {
+			if i == 2 {
+				must(t, kgstore.PutTasks(ctx, s, []kg.Task{task}), "PutTasks")
+			} else {
+				mustPutTask(t, s, task)
+			}
 			got, err := cr.TaskClasses(ctx, task.ID)
 			must(t, err, "TaskClasses "+task.ID)
 			checkClasses(t, "task "+task.ID, got, c.Classify(gtGraph(task)))

@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) kgstore.Store) {
 		{"DeleteSample", testDeleteSample},
 		{"DeleteRun", testDeleteRun},
 		{"PutSamples", testPutSamples},
+		{"PutTasks", testPutTasks},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -971,4 +972,32 @@ func testPutSamples(t *testing.T, s kgstore.Store) {
 	if err := kgstore.PutSamples(ctx, s, []kgstore.Sample{small, small}); err == nil {
 		t.Errorf("PutSamples with a key given twice: no error")
 	}
+}
+
+// testPutTasks: kgstore.PutTasks writes a batch that reads back as PutTask
+// would have written it, a second batch replaces what it names (a smaller
+// graph leaves nothing stale) and leaves the rest, and a task given twice
+// is refused.
+func testPutTasks(t *testing.T, s kgstore.Store) {
+	ctx := context.Background()
+	tasks := Tasks()
+	must(t, kgstore.PutTasks(ctx, s, tasks), "PutTasks")
+	for _, task := range tasks {
+		checkTask(t, s, task)
+	}
+	small := kg.Task{
+		ID:      tasks[0].ID,
+		Nodes:   []kg.Node{{ID: "n9", Name: "radium", Aliases: []string{"Ra"}}},
+		Triples: []kg.GTTriple{{Triple: kg.Triple{Head: "radium", Relation: "discovered by", Tail: "Marie Curie"}, Weight: 1}},
+	}
+	must(t, kgstore.PutTasks(ctx, s, []kg.Task{small}), "PutTasks")
+	checkTask(t, s, small)
+	for _, task := range tasks[1:] {
+		checkTask(t, s, task)
+	}
+	must(t, kgstore.PutTasks(ctx, s, nil), "PutTasks of no tasks")
+	if err := kgstore.PutTasks(ctx, s, []kg.Task{small, small}); err == nil {
+		t.Errorf("PutTasks with a task given twice: no error")
+	}
+	checkTask(t, s, small)
 }
