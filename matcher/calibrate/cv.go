@@ -11,10 +11,15 @@ import (
 
 // Fit fits both passes on the featurized samples and chooses each pass's
 // threshold by leave-one-sample-out cross-validation inside them: every
-// sample's probabilities come from a model fitted on the others, and the
-// threshold is the one that maximises Cohen's kappa of those held-out
-// verdicts (the deterministic tier's claims count as covered). The same
-// held-out probabilities give CVKappa and CVRateRMSE.
+// sample's probabilities come from a model fitted on the others (the
+// deterministic tier's claims count as yes). Coverage takes the threshold
+// that maximises Cohen's kappa of those held-out verdicts. Validity takes
+// the one whose held-out yes-rate matches the labelled yes-rate: triplet
+// precision is that rate, so a threshold that gets the rate right gets
+// every sample's F1 (and the samples' order) right on average, where the
+// max-kappa threshold sat low and over-counted valid triples; its kappa
+// is as good or better held-out. The same held-out probabilities give
+// CVKappa (at the chosen threshold) and CVRateRMSE.
 func Fit(train []*Labeled, lambda float64) (*Model, error) {
 	if len(train) < 2 {
 		return nil, fmt.Errorf("calibrate: %d labelled samples; cross-validation needs two or more", len(train))
@@ -46,7 +51,12 @@ func Fit(train []*Labeled, lambda float64) (*Model, error) {
 		for _, h := range oof {
 			all = append(all, pass.get(h))
 		}
-		pass.p.Threshold, pass.p.CVKappa = bestThreshold(all)
+		if pass.p == &m.Validity {
+			pass.p.Threshold = rateThreshold(all)
+			pass.p.CVKappa = pooledConfusion(all, pass.p.Threshold).Kappa()
+		} else {
+			pass.p.Threshold, pass.p.CVKappa = bestThreshold(all)
+		}
 		var se float64
 		for _, o := range all {
 			d := o.rate() - o.meanProb()
@@ -163,23 +173,51 @@ func probs(m *Model, l *Labeled) heldOut {
 	return h
 }
 
-// bestThreshold is the threshold on a 0.01 grid that maximises pooled
-// kappa (lowest on ties).
+// Thresholds are searched on a 0.01 grid from 0.05 to 0.95.
+const gridLow, gridHigh = 5, 95
+
+// pooledConfusion is the held-out verdicts at threshold th against the
+// labels, pooled over the samples (tier claims decided yes).
+func pooledConfusion(all []passOut, th float64) Confusion {
+	var c Confusion
+	for _, o := range all {
+		for i, p := range o.p {
+			c.Add(o.tier[i] || p >= th, o.y[i])
+		}
+	}
+	return c
+}
+
+// bestThreshold is the threshold on the grid that maximises pooled kappa
+// (lowest on ties).
 func bestThreshold(all []passOut) (float64, float64) {
 	bestT, bestK := 0.5, math.Inf(-1)
-	for t := 5; t <= 95; t++ {
+	for t := gridLow; t <= gridHigh; t++ {
 		th := float64(t) / 100
-		var c Confusion
-		for _, o := range all {
-			for i, p := range o.p {
-				c.Add(o.tier[i] || p >= th, o.y[i])
-			}
-		}
-		if k := c.Kappa(); k > bestK+1e-12 {
+		if k := pooledConfusion(all, th).Kappa(); k > bestK+1e-12 {
 			bestT, bestK = th, k
 		}
 	}
 	return bestT, bestK
+}
+
+// rateThreshold is the threshold on the grid whose pooled yes-rate is
+// closest to the pooled labelled yes-rate (lowest on ties).
+func rateThreshold(all []passOut) float64 {
+	bestT, bestD := 0.5, math.Inf(1)
+	for t := gridLow; t <= gridHigh; t++ {
+		th := float64(t) / 100
+		c := pooledConfusion(all, th)
+		if c.N() == 0 {
+			return bestT
+		}
+		// Yes decisions minus yes labels is FP - FN; in counts, not
+		// rates, so equal distances compare equal.
+		if d := math.Abs(float64(c.FP - c.FN)); d < bestD {
+			bestT, bestD = th, d
+		}
+	}
+	return bestT
 }
 
 // Confusion counts a judge's yes/no decisions against labels.

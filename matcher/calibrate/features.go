@@ -82,6 +82,7 @@ const (
 	fCatTail
 	fHeadClash
 	fBestOther
+	fValueWords
 	numFeatures
 )
 
@@ -93,6 +94,7 @@ var FeatureNames = [numFeatures]string{
 	"head_entity", "two_hop", "one_hop", "support_n", "collective_frac", "tail_in_triple", "cross_script", "bag",
 	"head_degree", "tail_length", "head_in_other", "tail_in_other", "tokens_in_other", "cited", "has_cosine", "cos_max", "cos_best", "anchored_cover", "lcs",
 	"gloss", "rel_context", "category_tail", "head_clash", "best_other",
+	"value_words",
 }
 
 // FeatureDoc says in a few words what each feature measures (for reasons
@@ -150,6 +152,7 @@ var FeatureDoc = map[string]string{
 	"category_tail":      "the value is a list node of several claims and the head is present",
 	"head_clash":         "the same relation and value are stated of another named entity only",
 	"best_other":         "the best candidate's head is another entity of the claim's graph",
+	"value_words":        "share of the value's words stated in the relation or value of a candidate of the same head",
 }
 
 // Options configure Featurize.
@@ -317,6 +320,8 @@ func (x *extractor) ent(a, b *str) float64 {
 		// One name inside the other (rules.SameSubject without a second
 		// SameEntity): "彩棠" in "彩棠TIMAGE".
 		v = 0.75
+	case glossInline(a, b) || glossInline(b, a):
+		v = 0.85
 	default:
 		v = math.Max(math.Max(0.6*partialName(a, b), 0.7*jaccard(a.toks, b.toks)), 0.7*x.lcs(a, b))
 	}
@@ -451,6 +456,7 @@ type pairFeats struct {
 	cover, lcs       float64
 	gloss            bool
 	relCtx           float64
+	valWords         float64
 }
 
 // pair computes the features of claim c against candidate p.
@@ -504,6 +510,14 @@ func (x *extractor) pair(c, p kg.Triple) pairFeats {
 		f.cover = 0
 	}
 	f.lcs = math.Min(x.lcs(ch, ph), math.Max(x.lcs(ct, pt), f.t))
+	// A value paraphrased around its words, some of them moved into the
+	// relation: "Tecmed v. Mexico | FET standard | Legitimate Expectations
+	// Protection" by "Tecmed v. Mexico (2003) | legitimate expectations |
+	// protected under FET". Of the same head, and two words or more
+	// (one word is t_max's and tail_in_triple's).
+	if len(ct.toks) >= 2 && f.h >= 0.6 {
+		f.valWords = coverFrac(ct.toks, union2(pr.toks, pt.toks))
+	}
 	f.gloss = glossEq(ch, ph) || glossEq(ct, pt) || glossEq(ch, pt) || glossEq(ct, ph)
 	// A qualifier moved between head and relation: "CleanImplant Trusted
 	// Quality certified implant | certified system | AnyRidge" by "MegaGen
@@ -616,6 +630,7 @@ func (x *extractor) claimFeats(c kg.Triple, cands []prefilter.Candidate, other f
 		fv[fTailInTriple] = math.Max(fv[fTailInTriple], b2f(f.tailInTriple))
 		fv[fGloss] = math.Max(fv[fGloss], b2f(f.gloss))
 		fv[fRelCtx] = math.Max(fv[fRelCtx], f.relCtx)
+		fv[fValueWords] = math.Max(fv[fValueWords], f.valWords)
 		if f.r >= 0.8 && f.t >= 0.8 && f.h < 0.6 {
 			clash = true
 		}

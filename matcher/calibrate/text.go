@@ -369,3 +369,20 @@ func glossEq(a, b *str) bool {
 	return a.core != "" && (a.core == b.flat || a.inner == b.flat || a.core == b.core) ||
 		b.core != "" && (b.core == a.flat || b.inner == a.flat)
 }
+
+// glossInline: b writes a's bracketed gloss inline, before or after the
+// name, and adds at most two runes ("类", "of"): "伤寒沙门菌（耐氟喹诺酮）" /
+// "耐氟喹诺酮类伤寒沙门菌", "鲍曼不动杆菌（耐碳青霉烯）" / "耐碳青霉烯鲍曼不动杆菌（CRAB）".
+func glossInline(a, b *str) bool {
+	if a.core == "" || a.inner == "" {
+		return false
+	}
+	name := b.flat
+	if b.core != "" {
+		name = b.core
+	}
+	if !strings.Contains(name, a.core) || !strings.Contains(name, a.inner) {
+		return false
+	}
+	return utf8.RuneCountInString(name) <= utf8.RuneCountInString(a.core)+utf8.RuneCountInString(a.inner)+2
+}
