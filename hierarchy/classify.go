@@ -388,9 +388,10 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 // is checkable); ratings, strengths, evaluations and advice judge anyway.
 var judgementNamed = map[string]bool{"significance": true, "impact": true}
 
-// listed reports whether a literal value lists several items ("A、B、C").
+// listed reports whether a literal value lists several items ("A、B、C",
+// "整合酶基因 + 附着位点 + 启动子"; "+" only with a space after, so "C++" is one item).
 func listed(tail string) bool {
-	return strings.Count(tail, "、")+strings.Count(tail, ", ")+strings.Count(tail, "；")+strings.Count(tail, "; ") >= 2
+	return strings.Count(tail, "、")+strings.Count(tail, ", ")+strings.Count(tail, "；")+strings.Count(tail, "; ")+strings.Count(tail, "+ ") >= 2
 }
 
 // ClassifyGraph classifies every distinct relation of graph by the class most
