@@ -347,8 +347,9 @@ func TestRelationTermBeatsCategoryNode(t *testing.T) {
 }
 
 // TestClassifyTriplesThirdRound checks the value rules of the third tuning
-// round: a "+"-joined list is what a thing consists of, and significance
-// judges only with an evaluative word outside plain statements of fact.
+// round: a "+"-joined list is what a thing consists of; significance judges
+// only with an evaluative word; a score on a rating scale is an opinion; a
+// number under a membership term is a count.
 func TestClassifyTriplesThirdRound(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -359,6 +360,13 @@ func TestClassifyTriplesThirdRound(t *testing.T) {
 		{"C++ is one item", kg.Triple{Head: "Course", Relation: "includes", Tail: "C++"}, Organizational},
 		{"cornerstone judges", kg.Triple{Head: "Prospect Theory", Relation: "significance", Tail: "cornerstone of behavioral economics"}, Subjective},
 		{"widely used is a fact", kg.Triple{Head: "青霉素酶", Relation: "历史意义", Tail: "在青霉素广泛临床使用之前就已被发现"}, Factual},
+		{"a score on a rating scale is an opinion", kg.Triple{Head: "Hotel A", Relation: "guest score", Tail: "4.5/5"}, Subjective},
+		{"out of 10", kg.Triple{Head: "Game B", Relation: "IGN", Tail: "8.5 out of 10"}, Subjective},
+		{"a share is not a rating", kg.Triple{Head: "AMR", Relation: "非洲耐药感染比例", Tail: "约1/5"}, Factual},
+		{"an official grade is not a rating", kg.Triple{Head: "Hotel A", Relation: "grade", Tail: "5 stars"}, Factual},
+		{"a vetoed score stays a fact", kg.Triple{Head: "Pathogen", Relation: "MCDA评分", Tail: "8.4/10"}, Factual},
+		{"a number under a list term is a count", kg.Triple{Head: "2026 QS", Relation: "上榜", Tail: "72所"}, Factual},
+		{"members are members", kg.Triple{Head: "Union", Relation: "成员国", Tail: "贝宁、马里"}, Organizational},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := ClassifyTriples([]kg.Triple{tc.tr}, nil)[0]
