@@ -166,7 +166,11 @@ var (
 	reCode  = regexp.MustCompile(`^[0-9]{6,}$`)
 	reYear  = regexp.MustCompile(`^[~约≈]?(1[0-9]|20)\d\d(年)?$`)
 	reDate  = regexp.MustCompile(`(?i)^[~约≈]?((1[0-9]|20)\d\d[-/.年]\s*\d{1,2}([-/.月]\s*\d{1,2}日?)?月?|(\d{1,2}\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2},?\s+)?(1[0-9]|20)\d\d|(1[0-9]|20)\d\d\s*[-–]\s*(1[0-9]|20)?\d\d)$`)
-	reNum   = regexp.MustCompile(`^[~约≈<>=+$€£¥]*\s*\d[\d,.]*\s*[%kmb]?\+?(\s*/\s*\d+(\.\d+)?)?(\s*\S{1,12})?$`)
+	// reRating is a score on a rating scale: "4.5/5", "8.7 / 10", "4.6 out
+	// of 5", "4.5 stars", "4.8分（满分5分）". A decimal is required, so that a
+	// share ("1/5") or a hotel's official grade ("5 stars") is not a rating.
+	reRating = regexp.MustCompile(`(?i)^[~约≈]?\s*\d\.\d+\s*(/\s*(5|10)(\.0)?|out of (5|10)|stars?|分\s*[（(]满分\s*(5|10)\s*分?[）)])\s*(stars?|分)?$`)
+	reNum    = regexp.MustCompile(`^[~约≈<>=+$€£¥]*\s*\d[\d,.]*\s*[%kmb]?\+?(\s*/\s*\d+(\.\d+)?)?(\s*\S{1,12})?$`)
 )
 
 // valueKind reads what a head or tail value is. g may be nil.
@@ -361,6 +365,12 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 		}
 		return set(Subjective, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a subjective term (%s)", m.Term, m.Concept))
 	}
+	if isRating(t.Tail) && !(ok && m.Class == Organizational) && m.Veto == "" {
+		return set(Subjective, EvidenceValue, "rating", fmt.Sprintf("value: %q is a score on a rating scale, an opinion", t.Tail))
+	}
+	if ok && m.Class == Organizational && membership[m.Concept] && out.TailKind == KindNumber {
+		return set(Factual, EvidenceValue, "", fmt.Sprintf("value: %q with a number as its value is a count, not membership", m.Term))
+	}
 	if ok && m.Class == Organizational && m.Concept == "contains" && out.TailKind == KindLiteral && listed(t.Tail) {
 		return set(Factual, EvidenceValue, "", fmt.Sprintf("value: %q with a literal list as its value states what the head includes, a fact", m.Term))
 	}
@@ -391,9 +401,17 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 // is checkable); ratings, strengths, evaluations and advice judge anyway.
 var judgementNamed = map[string]bool{"significance": true, "impact": true}
 
-// listed reports whether a literal value lists several items ("A、B、C").
+// membership are the organizational concepts whose tails are members (a
+// list, a group, what a thing contains): a number there is a count of them.
+var membership = map[string]bool{"list": true, "member": true, "contains": true, "part of": true, "dimension": true}
+
+// isRating reports whether a value is a score on a rating scale.
+func isRating(tail string) bool { return reRating.MatchString(strings.TrimSpace(tail)) }
+
+// listed reports whether a literal value lists several items ("A、B、C",
+// "整合酶基因 + 附着位点 + 启动子"; "+" only with a space after, so "C++" is one item).
 func listed(tail string) bool {
-	return strings.Count(tail, "、")+strings.Count(tail, ", ")+strings.Count(tail, "；")+strings.Count(tail, "; ") >= 2
+	return strings.Count(tail, "、")+strings.Count(tail, ", ")+strings.Count(tail, "；")+strings.Count(tail, "; ")+strings.Count(tail, "+ ") >= 2
 }
 
 // ClassifyGraph classifies every distinct relation of graph by the class most

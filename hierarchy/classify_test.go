@@ -100,6 +100,24 @@ func TestClassifyLexicon(t *testing.T) {
 		{"net worth", Factual, ""},
 		{"主要贡献发现", Factual, ""},
 		{"MCDA评分", Factual, ""},
+		// third round: a total is a count; "requirement" is meta only when
+		// checked; a threat group is an actor; subtypes are classes.
+		{"中国内地上榜高校总数", Factual, ""},
+		{"已知类型总数", Factual, ""},
+		{"entry into force requirement", Factual, ""},
+		{"meets founded before 2005 requirement", Meta, "criteria"},
+		{"satisfies budget", Meta, "criteria"},
+		{"associated threat group", Factual, ""},
+		{"non-member state participants", Factual, ""},
+		{"members included", Organizational, "member"},
+		{"耐药抗生素类型", Factual, ""},
+		{"临床最常见类型", Factual, ""},
+		{"主要亚型", Organizational, "type"},
+		{"drawbacks", Subjective, "strength"},
+		{"customer satisfaction", Subjective, "rating"},
+		{"必去景点", Subjective, "recommendation"},
+		{"感受机制", Factual, ""},
+		{"适合肤质", Factual, ""},
 	} {
 		t.Run(tc.rel, func(t *testing.T) {
 			got := Classify(tc.rel, nil)
@@ -325,5 +343,36 @@ func TestRelationTermBeatsCategoryNode(t *testing.T) {
 		if cls[i].Class != want {
 			t.Errorf("%v: %s (%s), want %s", gt[i], cls[i].Class, cls[i].Reason, want)
 		}
+	}
+}
+
+// TestClassifyTriplesThirdRound checks the value rules of the third tuning
+// round: a "+"-joined list is what a thing consists of; significance judges
+// only with an evaluative word; a score on a rating scale is an opinion; a
+// number under a membership term is a count.
+func TestClassifyTriplesThirdRound(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tr   kg.Triple
+		want Class
+	}{
+		{"a + list of components is a fact", kg.Triple{Head: "整合子", Relation: "核心组成", Tail: "整合酶基因（intI）+ 附着位点（attI）+ 启动子"}, Factual},
+		{"C++ is one item", kg.Triple{Head: "Course", Relation: "includes", Tail: "C++"}, Organizational},
+		{"cornerstone judges", kg.Triple{Head: "Prospect Theory", Relation: "significance", Tail: "cornerstone of behavioral economics"}, Subjective},
+		{"widely used is a fact", kg.Triple{Head: "青霉素酶", Relation: "历史意义", Tail: "在青霉素广泛临床使用之前就已被发现"}, Factual},
+		{"a score on a rating scale is an opinion", kg.Triple{Head: "Hotel A", Relation: "guest score", Tail: "4.5/5"}, Subjective},
+		{"out of 10", kg.Triple{Head: "Game B", Relation: "IGN", Tail: "8.5 out of 10"}, Subjective},
+		{"a share is not a rating", kg.Triple{Head: "AMR", Relation: "非洲耐药感染比例", Tail: "约1/5"}, Factual},
+		{"an official grade is not a rating", kg.Triple{Head: "Hotel A", Relation: "grade", Tail: "5 stars"}, Factual},
+		{"a vetoed score stays a fact", kg.Triple{Head: "Pathogen", Relation: "MCDA评分", Tail: "8.4/10"}, Factual},
+		{"a number under a list term is a count", kg.Triple{Head: "2026 QS", Relation: "上榜", Tail: "72所"}, Factual},
+		{"members are members", kg.Triple{Head: "Union", Relation: "成员国", Tail: "贝宁、马里"}, Organizational},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ClassifyTriples([]kg.Triple{tc.tr}, nil)[0]
+			if got.Class != tc.want {
+				t.Errorf("%v = %s (%s), want %s", tc.tr, got.Class, got.Reason, tc.want)
+			}
+		})
 	}
 }

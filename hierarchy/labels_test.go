@@ -16,10 +16,12 @@ import (
 // The split of the hand-labelled triples (testdata/labelled_triples.tsv) is
 // fixed by sample and was decided before any tuning:
 // TUNE on the old labels (labelled_relations.tsv) plus new-label samples
-// d012, d073, p033, p085; HELD OUT (never tuned on, never looked at while
-// tuning): d038, d046, p020, p070.
+// d012, d073, p033, p085, and triple labels of the old fixtures d001, p012,
+// p041 (tuning data from the start: the old relation labels are theirs);
+// HELD OUT (never tuned on, never looked at while tuning): d038, d046,
+// p020, p070.
 const (
-	tunedSamples   = "d012 d073 p033 p085"
+	tunedSamples   = "d001 d012 d073 p012 p033 p041 p085"
 	heldOutSamples = "d038 d046 p020 p070"
 )
 
@@ -284,14 +286,18 @@ func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 // subjective 0.565, meta 0.947. Second, after the second tuning round on
 // the tuned samples only (commit "hierarchy: second tuning round"):
 // accuracy 211/239 = 0.883; recall factual 0.908, organizational 0.821,
-// bibliographic 0.963, subjective 0.652, meta 0.947. Each floor sits just
-// under the latest measurement, so any regression fails. The issue-15
+// bibliographic 0.963, subjective 0.652, meta 0.947. Third, after 121 more
+// tuning labels and the third tuning round on the tuned samples only
+// (commit "hierarchy: held-out measured once after the third tuning
+// round"): accuracy 212/239 = 0.887; recall factual 0.915, organizational
+// 0.821, bibliographic 0.963, subjective 0.652, meta 0.947. Each floor sits
+// just under the latest measurement, so any regression fails. The issue-15
 // targets (accuracy >= 0.90, every recall >= 0.70) are NOT met on held-out
 // samples: accuracy and subjective recall fall short; see targetsMet.
 const heldOutAccuracyFloor = 0.88
 
 var heldOutRecallFloor = map[Class]float64{
-	Factual: 0.90, Organizational: 0.82, Bibliographic: 0.96, Subjective: 0.65, Meta: 0.94,
+	Factual: 0.91, Organizational: 0.82, Bibliographic: 0.96, Subjective: 0.65, Meta: 0.94,
 }
 
 // targets are the issue-15 goals, reported (not enforced) by the test.
