@@ -11,10 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/kgjudge/kgjudge/internal/inputfile"
 	"github.com/kgjudge/kgjudge/kg"
@@ -297,26 +295,15 @@ func ReadEvals(ctx context.Context, path string) ([]Eval, error) {
 		slots = append(slots, &slot{path: p})
 		return ctx.Err()
 	})
-	next := make(chan *slot)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(slots), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range next {
-				if ctx.Err() == nil {
-					s.evals, s.err = readEvalFile(ctx, s.path)
-				}
-			}
-		}()
-	}
-	for _, s := range slots {
-		if s.path != "" {
-			next <- s
+	readInOrder(ctx, len(slots), func(ctx context.Context, i int) ([]Eval, error) {
+		if slots[i].path == "" || ctx.Err() != nil {
+			return nil, slots[i].err
 		}
-	}
-	close(next)
-	wg.Wait()
+		return readEvalFile(ctx, slots[i].path)
+	}, func(i int, evals []Eval, err error) bool {
+		slots[i].evals, slots[i].err = evals, err
+		return true
+	})
 	if werr == nil {
 		werr = ctx.Err()
 	}

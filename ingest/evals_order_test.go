@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/kgjudge/kgjudge/kg"
 )
 
 // TestReadEvalsOrder: the records of a directory come back in the walk's
@@ -71,5 +73,63 @@ func TestReadEvalsOrder(t *testing.T) {
 		if fmt.Sprint(bad) != fmt.Sprint(wantBad) {
 			t.Fatalf("bad files in order\n%q\nwant\n%q", bad, wantBad)
 		}
+	}
+}
+
+// TestReadPredictionsEachOrder: each receives the files in walk order, one
+// at a time from the caller's goroutine, with the bad files' errors in that
+// order, although a few workers decode ahead.
+func TestReadPredictionsEachOrder(t *testing.T) {
+	names := []string{"d001", "d012", "p012", "p020"}
+	dir := t.TempDir()
+	var want, wantBad []string
+	for i := 0; i < 30; i++ {
+		b, err := os.ReadFile(fixture(names[i%len(names)], "pred.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("task_%02d.json", i))
+		if i%9 == 4 {
+			b = []byte(`[{"head": "a", "relation": "b"`)
+			wantBad = append(wantBad, p)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p) // a bad file is handed on too, with what parsed
+	}
+	isBad := map[string]bool{}
+	for _, b := range wantBad {
+		isBad[b] = true
+	}
+	var got []string
+	inside := false
+	err := ReadPredictionsEach(context.Background(), dir, func(file string, preds []kg.Prediction) {
+		if inside {
+			t.Errorf("each called again while it runs")
+		}
+		inside = true
+		defer func() { inside = false }()
+		if len(preds) == 0 && !isBad[file] {
+			t.Errorf("%s: no predictions", file)
+		}
+		got = append(got, file)
+	})
+	var fe *FileErrors
+	if !errors.As(err, &fe) {
+		t.Fatalf("err = %v, want the bad files as *FileErrors", err)
+	}
+	var bad []string
+	for _, e := range fe.Errs {
+		var ie *InputError
+		if errors.As(e, &ie) {
+			bad = append(bad, ie.File)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("files in order\n%q\nwant\n%q", got, want)
+	}
+	if fmt.Sprint(bad) != fmt.Sprint(wantBad) {
+		t.Errorf("bad files\n%q\nwant\n%q", bad, wantBad)
 	}
 }

@@ -69,10 +69,16 @@ func ReadPredictionsEach(ctx context.Context, path string, each func(file string
 		each(path, ps)
 		return err
 	}
-	var errs FileErrors
+	// The walk lists the files (and its own errors) in order; a few workers
+	// decode them ahead and each receives them in that order.
+	type entry struct {
+		path string
+		err  error // the walk's, for an entry it could not read
+	}
+	var entries []entry
 	walkErr := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			errs.add(&InputError{File: p, Msg: "cannot read: " + errText(err), Err: err})
+			entries = append(entries, entry{err: &InputError{File: p, Msg: "cannot read: " + errText(err), Err: err}})
 			return nil
 		}
 		if p != path && strings.HasPrefix(d.Name(), ".") {
@@ -84,19 +90,35 @@ func ReadPredictionsEach(ctx context.Context, path string, each func(file string
 		if d.IsDir() || !predExts[strings.ToLower(filepath.Ext(p))] {
 			return nil
 		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		ps, err := ReadPredictionFile(ctx, p)
-		each(p, ps)
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return err
-		}
-		errs.add(err)
-		return nil
+		entries = append(entries, entry{path: p})
+		return ctx.Err()
 	})
 	if walkErr != nil {
 		return walkErr
+	}
+	var errs FileErrors
+	var stopErr error
+	readInOrder(ctx, len(entries), func(ctx context.Context, i int) ([]kg.Prediction, error) {
+		if entries[i].path == "" {
+			return nil, entries[i].err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return ReadPredictionFile(ctx, entries[i].path)
+	}, func(i int, ps []kg.Prediction, err error) bool {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			stopErr = err
+			return false
+		}
+		if entries[i].path != "" {
+			each(entries[i].path, ps)
+		}
+		errs.add(err)
+		return true
+	})
+	if stopErr != nil {
+		return stopErr
 	}
 	return errs.orNil()
 }
