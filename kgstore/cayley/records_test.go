@@ -192,6 +192,7 @@ func TestTaskNodesStillRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		recs, _ := encodeTask(task)
+		recs = withContentHash(gtLabel(task.ID), recs)
 		have, stored := map[any]bool{}, map[any]bool{}
 		for _, q := range quads {
 			have[q] = true

@@ -2,8 +2,11 @@ package cayley
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -450,7 +453,7 @@ func (s *Store) put(ctx context.Context, t kg.Task) error {
 	if err != nil {
 		return err
 	}
-	quads = append(quads, s.classQuads(gtLabel(t.ID), gtGraph(t))...)
+	quads = withContentHash(gtLabel(t.ID), append(quads, s.classQuads(gtLabel(t.ID), gtGraph(t))...))
 	old, err := s.graphQuads(ctx, gtLabel(t.ID))
 	if err != nil {
 		return err
@@ -618,7 +621,7 @@ func (s *Store) PutTasks(ctx context.Context, tasks []kg.Task) (rerr error) {
 		if err != nil {
 			return nil, fmt.Errorf("task %q: %w", t.ID, err)
 		}
-		return append(q, classQuadsOf(c, gtLabel(t.ID), gtGraph(t))...), nil
+		return withContentHash(gtLabel(t.ID), append(q, classQuadsOf(c, gtLabel(t.ID), gtGraph(t))...)), nil
 	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -627,8 +630,15 @@ func (s *Store) PutTasks(ctx context.Context, tasks []kg.Task) (rerr error) {
 	}
 	var old, new []quad.Quad
 	for i := 0; err == nil && i < len(tasks); i++ {
+		// A graph stored with the same content hash is these very quads:
+		// a rescore reads one record per task instead of each whole graph.
+		root := gtLabel(tasks[i].ID)
+		var same bool
+		if same, err = s.sameContent(ctx, root, enc[i][len(enc[i])-1].Object); err != nil || same {
+			continue
+		}
 		var o []quad.Quad
-		o, err = s.graphQuads(ctx, gtLabel(tasks[i].ID))
+		o, err = s.graphQuads(ctx, root)
 		old, new = append(old, o...), append(new, enc[i]...)
 	}
 	if err == nil {
@@ -638,6 +648,34 @@ func (s *Store) PutTasks(ctx context.Context, tasks []kg.Task) (rerr error) {
 		return fmt.Errorf("kgstore/cayley: put %d tasks: %w", len(tasks), err)
 	}
 	return nil
+}
+
+// pContentHash is a GT graph's hash of its own quads (withContentHash).
+var pContentHash = quad.IRI("kg:contentHash")
+
+// withContentHash appends to a graph's quads the hash of them all, on its
+// root: a later write of the same graph (same task, classifier and
+// encoding) is recognised from that one record.
+func withContentHash(root quad.IRI, quads []quad.Quad) []quad.Quad {
+	h := sha256.New()
+	for _, q := range quads {
+		io.WriteString(h, q.String())
+		h.Write([]byte{0})
+	}
+	return append(quads, quad.Quad{Subject: root, Predicate: pContentHash, Object: quad.String(hex.EncodeToString(h.Sum(nil))), Label: root})
+}
+
+// sameContent reports whether the graph at root is stored with content
+// hash sum. Called with s.mu held.
+func (s *Store) sameContent(ctx context.Context, root quad.IRI, sum quad.Value) (bool, error) {
+	same := false
+	err := s.scan(ctx, s.resolver(), quad.Subject, root, func(q quad.Quad) error {
+		if q.Predicate == pContentHash && q.Object == sum {
+			same = true
+		}
+		return nil
+	}, filter{quad.Label, root})
+	return same, err
 }
 
 // encodeEach returns enc(i) for every i < n, computed by up to GOMAXPROCS
