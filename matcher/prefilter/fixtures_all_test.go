@@ -86,6 +86,12 @@ func checkTargets(t *testing.T, label string, total figures, wantAny, wantAll fl
 	if fc := total.focus(); fc > 1 {
 		t.Errorf("%s: focus %.3f, want <= 1", label, fc)
 	}
+	// A claim's own candidates are what the prefilter chose for it: that
+	// focus keeps the target.
+	t.Logf("%s: claim focus %.3f (a judged claim's own candidates / predicted triples)", label, total.claimFocus())
+	if fc := total.claimFocus(); fc > targetFocus {
+		t.Errorf("%s: claim focus %.3f, want <= %.2f", label, fc, targetFocus)
+	}
 	if total.resolved > 0 && float64(total.resolvedRight) < targetPrecision*float64(total.resolved) {
 		t.Errorf("%s: deterministic tier: %d of %d resolved were recorded covered, want >= %.2f", label, total.resolvedRight, total.resolved, targetPrecision)
 	}

@@ -50,6 +50,10 @@ type figures struct {
 	resolved, resolvedRight   int
 	vol                       Volume
 	focusNum, focusDen        float64
+	// claimFocus*: over GT claims sent to a judge, the claim's own
+	// candidates / predicted triples (the prefilter's focus, before batches
+	// are merged up to a token budget).
+	claimFocusNum, claimFocusDen float64
 }
 
 func (f *figures) add(o figures) {
@@ -64,6 +68,8 @@ func (f *figures) add(o figures) {
 	f.vol.Add(o.vol)
 	f.focusNum += o.focusNum
 	f.focusDen += o.focusDen
+	f.claimFocusNum += o.claimFocusNum
+	f.claimFocusDen += o.claimFocusDen
 }
 
 func (f figures) anyRate() float64  { return float64(f.anyKept) / float64(f.covered) }
@@ -76,6 +82,10 @@ func (f figures) volume() float64 {
 
 // focus: mean_batch_candidates / pred_triples, claim-weighted.
 func (f figures) focus() float64 { return f.focusNum / f.focusDen }
+
+// claimFocus: a judged GT claim's own candidates / pred_triples, mean over
+// the claims.
+func (f figures) claimFocus() float64 { return f.claimFocusNum / max(1, f.claimFocusDen) }
 
 func measure(t testing.TB, f fixture) figures { return measureWith(t, f, Options{}) }
 
@@ -165,6 +175,12 @@ func measureDrop(t testing.TB, f fixture, o Options, drop map[int]bool) figures 
 	fg.vol = pl.Item.Volume
 	fg.focusNum = float64(pl.Item.JudgeGTTriples) * pl.Item.MeanBatchCandidates / float64(len(f.pred.Triples))
 	fg.focusDen = float64(pl.Item.JudgeGTTriples)
+	for _, g := range pl.Item.GT {
+		if g.Resolved == nil && g.Batch != nil && len(g.Candidates) > 0 {
+			fg.claimFocusNum += float64(len(g.Candidates)) / float64(len(f.pred.Triples))
+			fg.claimFocusDen++
+		}
+	}
 	return fg
 }
 
