@@ -193,6 +193,18 @@ func (rr *RunReport) summarize(samples []SampleResult) {
 	}
 }
 
+// ForAggregate is r less what Aggregate does not read (the per-relation
+// rows and category nodes of both graphs, the notes, the per-triple
+// classes): a run keeps one Report per sample until it aggregates them,
+// and those rows were most of what a run's memory grew by per sample.
+func (r Report) ForAggregate() Report {
+	for _, g := range []*GraphAnalysis{&r.GT, &r.Pred} {
+		g.Relations, g.CategoryNodes = nil, nil
+	}
+	r.Notes, r.GTTriples, r.PredTriples = nil, nil, nil
+	return r
+}
+
 // Aggregate sums sample reports into a run report. The order of samples does
 // not change the result.
 func Aggregate(samples []SampleResult) RunReport {

@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/kgjudge/kgjudge/kg"
@@ -81,5 +82,26 @@ func TestAggregateFailures(t *testing.T) {
 		if f.ZeroF1ByCause[i] != want[i] {
 			t.Errorf("cause %d = %+v, want %+v", i, f.ZeroF1ByCause[i], want[i])
 		}
+	}
+}
+
+// TestAggregateForAggregate: the run report of samples kept as ForAggregate
+// keeps them is the run report of the whole reports, on every fixture.
+func TestAggregateForAggregate(t *testing.T) {
+	var whole, slim []SampleResult
+	for i, name := range fixtureNames {
+		f := loadFixture(t, name)
+		r := Analyze(f.task, f.pred, f.cov, f.val)
+		s := SampleResult{Report: r, Parse: kg.ParseReport{Status: kg.ParseClean, Triples: len(f.pred.Triples)}, TripletF1: float64(i) / 20}
+		whole = append(whole, s)
+		s.Report = r.ForAggregate()
+		if len(s.Report.Pred.Relations) != 0 || len(r.Pred.Relations) == 0 {
+			t.Fatalf("%s: ForAggregate kept %d relation rows of %d", name, len(s.Report.Pred.Relations), len(r.Pred.Relations))
+		}
+		slim = append(slim, s)
+	}
+	a, b := Aggregate(whole), Aggregate(slim)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("Aggregate of ForAggregate reports differs:\n%+v\nwant\n%+v", b, a)
 	}
 }

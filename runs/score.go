@@ -417,8 +417,7 @@ func Score(ctx context.Context, b *Batch, cfg ScoreConfig) (*BatchResult, error)
 		if st.memoKeys != nil && o.memoKey != "" {
 			st.memoKeys[id] = o.memoKey
 		}
-		o.rep.GTTriples, o.rep.PredTriples = nil, nil
-		st.structure = append(st.structure, hierarchy.SampleResult{Report: o.rep, Parse: p.Report, TripletF1: o.item.TripletF1})
+		st.structure = append(st.structure, hierarchy.SampleResult{Report: o.rep.ForAggregate(), Parse: p.Report, TripletF1: o.item.TripletF1})
 		st.res.Items = append(st.res.Items, slimItem(o.item))
 		st.done[key] = true
 		progress(i, p)
