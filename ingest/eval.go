@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/kgjudge/kgjudge/internal/inputfile"
+	"github.com/kgjudge/kgjudge/internal/ordered"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
@@ -295,7 +296,7 @@ func ReadEvals(ctx context.Context, path string) ([]Eval, error) {
 		slots = append(slots, &slot{path: p})
 		return ctx.Err()
 	})
-	readInOrder(ctx, len(slots), func(ctx context.Context, i int) ([]Eval, error) {
+	ordered.Each(ctx, len(slots), func(ctx context.Context, i int) ([]Eval, error) {
 		if slots[i].path == "" || ctx.Err() != nil {
 			return nil, slots[i].err
 		}

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kgjudge/kgjudge/internal/inputfile"
+	"github.com/kgjudge/kgjudge/internal/ordered"
 	"github.com/kgjudge/kgjudge/kg"
 )
 
@@ -98,7 +99,7 @@ func ReadPredictionsEach(ctx context.Context, path string, each func(file string
 	}
 	var errs FileErrors
 	var stopErr error
-	readInOrder(ctx, len(entries), func(ctx context.Context, i int) ([]kg.Prediction, error) {
+	ordered.Each(ctx, len(entries), func(ctx context.Context, i int) ([]kg.Prediction, error) {
 		if entries[i].path == "" {
 			return nil, entries[i].err
 		}

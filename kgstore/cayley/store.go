@@ -9,11 +9,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/cayleygraph/cayley/graph"
 	_ "github.com/cayleygraph/cayley/graph/memstore" // ":memory:" backend
@@ -21,6 +19,7 @@ import (
 	_ "github.com/cayleygraph/cayley/writer" // registers the "single" quad writer
 	"github.com/cayleygraph/quad"
 
+	"github.com/kgjudge/kgjudge/internal/ordered"
 	"github.com/kgjudge/kgjudge/kg"
 	"github.com/kgjudge/kgjudge/kgstore"
 	"github.com/kgjudge/kgjudge/kgstore/lock"
@@ -434,31 +433,13 @@ func (s *Store) replace(ctx context.Context, old, new []quad.Quad) error {
 	return nil
 }
 
-// PutTask implements kgstore.Store.
+// PutTask implements kgstore.Store: PutTasks of one task.
 func (s *Store) PutTask(ctx context.Context, t kg.Task) (rerr error) {
 	defer s.guard(&rerr)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.put(ctx, t); err != nil {
+	if err := s.putTasks(ctx, []kg.Task{t}); err != nil {
 		return fmt.Errorf("kgstore/cayley: put task %q: %w", t.ID, err)
 	}
 	return nil
-}
-
-func (s *Store) put(ctx context.Context, t kg.Task) error {
-	if err := s.check(ctx); err != nil {
-		return err
-	}
-	quads, err := encodeTask(t)
-	if err != nil {
-		return err
-	}
-	quads = withContentHash(gtLabel(t.ID), append(quads, s.classQuads(gtLabel(t.ID), gtGraph(t))...))
-	old, err := s.graphQuads(ctx, gtLabel(t.ID))
-	if err != nil {
-		return err
-	}
-	return s.replace(ctx, old, quads)
 }
 
 // Task implements kgstore.Store.
@@ -610,10 +591,20 @@ func (s *Store) PutSamples(ctx context.Context, samples []kgstore.Sample) (rerr 
 
 // PutTasks implements kgstore.TasksWriter: the tasks' GT graphs in one
 // batch (one transaction and sync; 200 tasks one by one spent 7 s of a
-// replay run in commits, before any sample could be scored). The graphs
-// are encoded and classified before the write lock is taken.
+// replay run in commits, before any sample could be scored).
 func (s *Store) PutTasks(ctx context.Context, tasks []kg.Task) (rerr error) {
 	defer s.guard(&rerr)
+	if err := s.putTasks(ctx, tasks); err != nil {
+		return fmt.Errorf("kgstore/cayley: put %d tasks: %w", len(tasks), err)
+	}
+	return nil
+}
+
+// putTasks writes the tasks' GT graphs in one replace. The graphs are
+// encoded and classified before the write lock is taken; a graph stored
+// with the same content hash is these very quads and is skipped (a rescore
+// reads one record per task instead of each whole graph).
+func (s *Store) putTasks(ctx context.Context, tasks []kg.Task) error {
 	c := s.currentClassifier()
 	enc, err := encodeEach(len(tasks), func(i int) ([]quad.Quad, error) {
 		t := tasks[i]
@@ -623,31 +614,31 @@ func (s *Store) PutTasks(ctx context.Context, tasks []kg.Task) (rerr error) {
 		}
 		return withContentHash(gtLabel(t.ID), append(q, classQuadsOf(c, gtLabel(t.ID), gtGraph(t))...)), nil
 	})
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err == nil {
-		err = s.check(ctx)
+	if err := s.check(ctx); err != nil {
+		return err
 	}
 	var old, new []quad.Quad
-	for i := 0; err == nil && i < len(tasks); i++ {
-		// A graph stored with the same content hash is these very quads:
-		// a rescore reads one record per task instead of each whole graph.
-		root := gtLabel(tasks[i].ID)
-		var same bool
-		if same, err = s.sameContent(ctx, root, enc[i][len(enc[i])-1].Object); err != nil || same {
+	for i, t := range tasks {
+		root := gtLabel(t.ID)
+		same, err := s.sameContent(ctx, root, enc[i][len(enc[i])-1].Object)
+		if err != nil {
+			return err
+		}
+		if same {
 			continue
 		}
-		var o []quad.Quad
-		o, err = s.graphQuads(ctx, root)
+		o, err := s.graphQuads(ctx, root)
+		if err != nil {
+			return err
+		}
 		old, new = append(old, o...), append(new, enc[i]...)
 	}
-	if err == nil {
-		err = s.replace(ctx, old, new)
-	}
-	if err != nil {
-		return fmt.Errorf("kgstore/cayley: put %d tasks: %w", len(tasks), err)
-	}
-	return nil
+	return s.replace(ctx, old, new)
 }
 
 // pContentHash is a GT graph's hash of its own quads (withContentHash).
@@ -678,45 +669,19 @@ func (s *Store) sameContent(ctx context.Context, root quad.IRI, sum quad.Value) 
 	return same, err
 }
 
-// encodeEach returns enc(i) for every i < n, computed by up to GOMAXPROCS
-// goroutines, and the first error in index order. A panic in enc (a bug)
-// is raised again in the caller's goroutine.
+// encodeEach returns enc(i) for every i < n, computed by a few goroutines
+// (ordered.Each), and the first error in index order.
 func encodeEach(n int, enc func(i int) ([]quad.Quad, error)) ([][]quad.Quad, error) {
 	out := make([][]quad.Quad, n)
-	errs := make([]error, n)
-	var (
-		next     atomic.Int64
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		panicked any
-	)
-	work := func() {
-		defer wg.Done()
-		defer func() {
-			if r := recover(); r != nil {
-				mu.Lock()
-				if panicked == nil {
-					panicked = r
-				}
-				mu.Unlock()
-			}
-		}()
-		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-			out[i], errs[i] = enc(i)
-		}
-	}
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go work()
-	}
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	var first error
+	ordered.Each(context.Background(), n, func(_ context.Context, i int) ([]quad.Quad, error) {
+		return enc(i)
+	}, func(i int, q []quad.Quad, err error) bool {
+		out[i], first = q, err
+		return err == nil
+	})
+	if first != nil {
+		return nil, first
 	}
 	return out, nil
 }

@@ -1,4 +1,6 @@
-package ingest
+// Package ordered runs a function over indexes on a few goroutines and hands
+// the results back in index order.
+package ordered
 
 import (
 	"context"
@@ -6,19 +8,19 @@ import (
 	"sync"
 )
 
-// readInOrder reads n files (read(ctx, i) reads the i-th) with a few
-// workers and hands each result to deliver in index order, from the
-// caller's goroutine: decoding a
-// benchmark's 200-800 input files is seconds of JSON before any scoring
-// can start, and the callers' results must not depend on which file
-// finishes first. At most a window of results waits to be delivered, so a
-// caller that keeps less than every file's content still holds little.
-// deliver returns false to stop; files not yet delivered are then dropped.
-func readInOrder[T any](ctx context.Context, n int, read func(ctx context.Context, i int) (T, error), deliver func(i int, v T, err error) bool) {
+// Each computes read(ctx, i) for every i < n with a few workers and hands
+// each result to deliver in index order, from the caller's goroutine (a
+// panic in read is raised again there): the callers' results
+// must not depend on which one finishes first. At most a window of results
+// waits to be delivered, so a caller that keeps less than every result
+// still holds little. deliver returns false to stop; results not yet
+// delivered are then dropped.
+func Each[T any](ctx context.Context, n int, read func(ctx context.Context, i int) (T, error), deliver func(i int, v T, err error) bool) {
 	type result struct {
-		v    T
-		err  error
-		done chan struct{}
+		v        T
+		err      error
+		panicked any
+		done     chan struct{}
 	}
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
@@ -60,8 +62,11 @@ func readInOrder[T any](ctx context.Context, n int, read func(ctx context.Contex
 			defer wg.Done()
 			for i := range next {
 				r := &results[i]
-				r.v, r.err = read(ctx, i)
-				close(r.done)
+				func() {
+					defer close(r.done)
+					defer func() { r.panicked = recover() }()
+					r.v, r.err = read(ctx, i)
+				}()
 			}
 		}()
 	}
@@ -70,6 +75,9 @@ func readInOrder[T any](ctx context.Context, n int, read func(ctx context.Contex
 	for i := range results {
 		r := &results[i]
 		<-r.done
+		if r.panicked != nil {
+			panic(r.panicked)
+		}
 		ok := deliver(i, r.v, r.err)
 		var zero T
 		r.v = zero
