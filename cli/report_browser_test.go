@@ -74,6 +74,10 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true),
 		chromedp.Flag("proxy-server", "127.0.0.1:9"), chromedp.Flag("proxy-bypass-list", "<-loopback>"),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1600, 1000),
+		// chromedp waits 20 s for the DevTools URL by default; the first
+		// launch on a fresh machine (font cache, profile) while the other
+		// packages' tests load both cores took longer than that once.
+		chromedp.WSURLReadTimeout(2 * time.Minute),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(t.Context(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
