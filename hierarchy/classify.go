@@ -170,7 +170,10 @@ var (
 	// of 5", "4.5 stars", "4.8分（满分5分）". A decimal is required, so that a
 	// share ("1/5") or a hotel's official grade ("5 stars") is not a rating.
 	reRating = regexp.MustCompile(`(?i)^[~约≈]?\s*\d\.\d+\s*(/\s*(5|10)(\.0)?|out of (5|10)|stars?|分\s*[（(]满分\s*(5|10)\s*分?[）)])\s*(stars?|分)?$`)
-	reNum    = regexp.MustCompile(`^[~约≈<>=+$€£¥]*\s*\d[\d,.]*\s*[%kmb]?\+?(\s*/\s*\d+(\.\d+)?)?(\s*\S{1,12})?$`)
+	// reCitation is a journal citation's year;volume(issue):pages
+	// ("Journal of Bacteriology, 1986; 167:975–980").
+	reCitation = regexp.MustCompile(`\b(1[89]|20)\d\d\s*;\s*\d+\s*(\(\d+\))?\s*:\s*\d+\s*[–-]\s*\d+`)
+	reNum      = regexp.MustCompile(`^[~约≈<>=+$€£¥]*\s*\d[\d,.]*\s*[%kmb]?\+?(\s*/\s*\d+(\.\d+)?)?(\s*\S{1,12})?$`)
 )
 
 // valueKind reads what a head or tail value is. g may be nil.
@@ -204,6 +207,8 @@ func bibliographicValue(tail string, k ValueKind) (concept string, ok bool) {
 		return "doi", true
 	case reArXiv.MatchString(s), reISBN.MatchString(s):
 		return "identifier", true
+	case reCitation.MatchString(s):
+		return "citation", true
 	}
 	return "", false
 }
@@ -348,11 +353,23 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 		return set(Meta, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a meta term (%s)", m.Term, m.Concept))
 	case hok && hm.Class == Meta:
 		return set(Meta, EvidenceLexicon, hm.Concept, fmt.Sprintf("lexicon: the head %q names %s, so the triple is about the answer", t.Head, hm.Concept))
-	case ok && m.Class == Bibliographic:
+	}
+	if e, st := c.lex.verificationStatus(t.Tail); st {
+		return set(Meta, EvidenceValue, e.Concept, fmt.Sprintf("value: %q is a verification status of the answer's own claim", e.Term))
+	}
+	if _, cat := c.category[t.Head]; cat {
+		if e, src := c.lex.categoryTerm(t.Relation); src {
+			return set(Meta, EvidenceStructure, e.Concept, fmt.Sprintf("structure: %q from the category node %q names where the answer got it", e.Term, t.Head))
+		}
+	}
+	if ok && m.Class == Bibliographic {
 		return set(Bibliographic, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a bibliographic term (%s)", m.Term, m.Concept))
 	}
 	if concept, bib := bibliographicValue(t.Tail, out.TailKind); bib {
 		return set(Bibliographic, EvidenceValue, concept, fmt.Sprintf("value: the tail is a %s", concept))
+	}
+	if out.TailKind == KindDate && reDateRelation.MatchString(kg.Normalize(t.Relation)) && c.lex.namesWork(t.Head) {
+		return set(Bibliographic, EvidenceValue, "year", fmt.Sprintf("value: a date of the published work %q is its publication date, a record field", t.Head))
 	}
 	if ok && m.Class == Subjective {
 		// A judgement-named relation with a checkable value is a fact
@@ -399,7 +416,11 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 // judgementNamed are the subjective concepts whose relation names a
 // judgement that the value may or may not make ("significance: first to X"
 // is checkable); ratings, strengths, evaluations and advice judge anyway.
-var judgementNamed = map[string]bool{"significance": true, "impact": true}
+var judgementNamed = map[string]bool{"significance": true, "impact": true, "contribution": true, "critique": true, "role": true, "epithet": true}
+
+// reDateRelation is a relation that asks for a date (发布年份, "release
+// date", "year"): from a published work, that date is a record field.
+var reDateRelation = regexp.MustCompile(`(?i)\b(year|date)\b|年份|日期|时间`)
 
 // membership are the organizational concepts whose tails are members (a
 // list, a group, what a thing contains): a number there is a count of them.

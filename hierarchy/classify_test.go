@@ -55,7 +55,7 @@ func TestClassifyLexicon(t *testing.T) {
 		{"发表期刊", Bibliographic, "venue"},
 		{"publication_year", Bibliographic, "year"},
 		{"significance", Subjective, "significance"},
-		{"core contribution", Subjective, "contribution"},
+		{"core contribution", Subjective, "core contribution"},
 		{"历史意义", Subjective, "significance"},
 		{"贡献者", Factual, ""},
 		{"default_contribution_rate", Factual, ""},

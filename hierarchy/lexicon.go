@@ -25,8 +25,10 @@ type LexiconEntry struct {
 	Concept string `json:"concept"`
 	Term    string `json:"term"`
 	// Where is "relation" (the term is looked for in the relation), "exact"
-	// (the whole relation must be the term) or "head" (the term is looked
-	// for in the head: a node named "User criteria" or "Tier 2").
+	// (the whole relation must be the term), "head" (the term is looked
+	// for in the head: a node named "User criteria" or "Tier 2"), "tail"
+	// (in the value: an evaluative marker, a verification status) or
+	// "category" (the whole relation, from an abstract category node).
 	Where string `json:"where"`
 	// Why is the reason for the decision, from the data file.
 	Why string `json:"why,omitempty"`
@@ -95,6 +97,8 @@ func ParseLexicon(b []byte) (*Lexicon, error) {
 			e.Where, e.Term = "head", strings.TrimPrefix(e.Term, "head:")
 		case strings.HasPrefix(e.Term, "tail:"):
 			e.Where, e.Term = "tail", strings.TrimPrefix(e.Term, "tail:")
+		case strings.HasPrefix(e.Term, "category:"):
+			e.Where, e.Term = "category", strings.TrimPrefix(e.Term, "category:")
 		case strings.HasPrefix(e.Term, "="):
 			e.Where, e.Term = "exact", strings.TrimPrefix(e.Term, "=")
 		}
@@ -181,9 +185,44 @@ var keepsRatings = map[string]bool{"aggregate": true, "popularity": true}
 // evaluative reports the first evaluative marker in a tail, if any.
 func (l *Lexicon) evaluative(tail string) (string, bool) {
 	for _, e := range l.matchWhere(tail, "tail") {
-		return e.Term, true
+		if e.Class() == Subjective {
+			return e.Term, true
+		}
 	}
 	return "", false
+}
+
+// verificationStatus reports the meta tail entry a value opens with ("uncertain
+// — dates not documented", "待核实：…"), or, for a CJK term, that a short value
+// ends in ("三甲待确认"): the value is then the answer's status, while a status
+// word inside a longer statement qualifies a fact about the world ("the
+// outcome remains uncertain", "可能与耐药相关（功能待确认）").
+func (l *Lexicon) verificationStatus(tail string) (LexiconEntry, bool) {
+	folded := foldTerm(tail)
+	for _, e := range l.matchWhere(tail, "tail") {
+		if e.Class() != Meta {
+			continue
+		}
+		if folded == e.norm || strings.HasPrefix(folded, e.norm+" ") || (!e.ascii && strings.HasPrefix(folded, e.norm)) ||
+			(!e.ascii && len([]rune(folded)) <= maxStatusRunes && strings.HasSuffix(folded, e.norm)) {
+			return e, true
+		}
+	}
+	return LexiconEntry{}, false
+}
+
+// maxStatusRunes bounds a value that is a CJK status ("三甲待确认", "等级未核实").
+const maxStatusRunes = 8
+
+// categoryTerm reports the "category:" entry that is the whole relation rel.
+func (l *Lexicon) categoryTerm(rel string) (LexiconEntry, bool) {
+	folded := foldTerm(rel)
+	for _, e := range l.byPlace["category"] {
+		if folded == e.norm {
+			return e, true
+		}
+	}
+	return LexiconEntry{}, false
 }
 
 // precedence orders the lexical classes: restated criteria and metadata are
@@ -228,7 +267,24 @@ func (l *Lexicon) classifyHead(head string) (lexMatch, bool) {
 	if head == "" {
 		return lexMatch{}, false
 	}
-	return l.pick(l.match(head, true))
+	var ms []LexiconEntry
+	for _, e := range l.match(head, true) {
+		if e.Class() != Bibliographic { // a work's name: namesWork
+			ms = append(ms, e)
+		}
+	}
+	return l.pick(ms)
+}
+
+// namesWork reports whether a head names a published work ("Delors
+// Report", "…论文"): the bibliographic head entries.
+func (l *Lexicon) namesWork(head string) bool {
+	for _, e := range l.match(head, true) {
+		if e.Class() == Bibliographic {
+			return true
+		}
+	}
+	return false
 }
 
 // classify reads rel with the lexicon alone. ok is false when no class term
