@@ -43,8 +43,18 @@ type labelledTriple struct {
 }
 
 const (
-	labelsFile   = "labelled_triples.tsv"
+	labelsFile = "labelled_triples.tsv"
+	// tuned5File are 405 more labels from the tuned samples (9 fields:
+	// per sample 30 drawn at random with seed 20261204 among unlabelled
+	// triples and about 25 picked by reading), labelled blind before the
+	// fifth tuning round and tuned on in it.
+	tuned5File   = "labelled_triples_tuned5.tsv"
 	heldOut2File = "labelled_triples_heldout2.tsv"
+	// heldOut3File are the third held-out labels, made blind during the
+	// fifth tuning round like heldOut2File (per sample 50 at random with
+	// seed 20261205 among triples neither earlier file holds, about 45 by
+	// reading), measured once after it.
+	heldOut3File = "labelled_triples_heldout3.tsv"
 	// secondFile is a second, independent labelling of heldOut2File's
 	// random draw, by labellers who did not see the first labels: how far
 	// two people agree is the ceiling a classifier can be held to.
@@ -226,6 +236,8 @@ type evaluation struct {
 	// rarer classes); heldOut2Random is its random draw alone, the figure
 	// whose class mix is the samples' own.
 	heldOut2, heldOut2Random confusion
+	// heldOut3 and heldOut3Random are the same for heldOut3File.
+	heldOut3, heldOut3Random confusion
 	// humans is the first labelling (rows) against the second (columns) on
 	// heldOut2's random draw; vsSecond is the second labelling (rows)
 	// against the classifier on the same triples.
@@ -241,7 +253,9 @@ type evaluation struct {
 func evaluate(t *testing.T, cls classifier) evaluation {
 	t.Helper()
 	rows := readLabelledTriples(t, labelsFile)
+	more := readLabelledTriples(t, tuned5File)
 	second := readLabelledTriples(t, heldOut2File)
+	third := readLabelledTriples(t, heldOut3File)
 	names := map[string]bool{}
 	for _, r := range rows {
 		names[r.fixture] = true
@@ -261,7 +275,7 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 		classes[n+"/gt"] = cls(g.gt, nil)
 		classes[n+"/pred"] = cls(g.pred, g.gt)
 	}
-	ev := evaluation{old: newConfusion(), tuned: newConfusion(), heldOut: newConfusion(), heldOut2: newConfusion(), heldOut2Random: newConfusion(), humans: newConfusion(), vsSecond: newConfusion()}
+	ev := evaluation{old: newConfusion(), tuned: newConfusion(), heldOut: newConfusion(), heldOut2: newConfusion(), heldOut2Random: newConfusion(), heldOut3: newConfusion(), heldOut3Random: newConfusion(), humans: newConfusion(), vsSecond: newConfusion()}
 	tuned, held := strings.Fields(tunedSamples), strings.Fields(heldOutSamples)
 	in := func(s string, set []string) bool {
 		for _, x := range set {
@@ -275,6 +289,15 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 	for _, r := range rows {
 		labelled[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)] = r.line
 	}
+	for _, r := range more {
+		if !in(r.fixture, tuned) {
+			t.Fatalf("%s:%d: sample %s is not a tuned sample", r.file, r.line, r.fixture)
+		}
+		if l, ok := labelled[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)]; ok {
+			t.Fatalf("%s:%d: already labelled in %s:%d", r.file, r.line, labelsFile, l)
+		}
+	}
+	rows = append(rows, more...)
 	check := func(r labelledTriple) Class {
 		ts := graphs[r.fixture].side(r.side)
 		if r.index < 0 || r.index >= len(ts) {
@@ -299,6 +322,23 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 		ev.heldOut2[r.class][got]++
 		if r.draw == "random" {
 			ev.heldOut2Random[r.class][got]++
+		}
+	}
+	for _, r := range third {
+		key := fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)
+		if !in(r.fixture, held) {
+			t.Fatalf("%s:%d: sample %s is not held out", r.file, r.line, r.fixture)
+		}
+		if l, ok := labelled[key]; ok {
+			t.Fatalf("%s:%d: already labelled in %s:%d", r.file, r.line, labelsFile, l)
+		}
+		if f, ok := first[key]; ok {
+			t.Fatalf("%s:%d: already labelled in %s:%d", r.file, r.line, heldOut2File, f.line)
+		}
+		got := check(r)
+		ev.heldOut3[r.class][got]++
+		if r.draw == "random" {
+			ev.heldOut3Random[r.class][got]++
 		}
 	}
 	for _, r := range readLabelledTriples(t, secondFile) {
@@ -371,7 +411,8 @@ func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 // 207 more tuning labels and the fourth tuning round on the tuned samples
 // only (in-sample 751/773 = 0.972): accuracy 211/239 = 0.883; recall
 // factual 0.915, organizational 0.821, bibliographic 0.963, subjective
-// 0.609, meta 0.947 (one subjective triple lost). Each floor sits just under
+// 0.609, meta 0.947 (one subjective triple lost); the fifth round changed
+// none of its triples. Each floor sits just under
 // the latest measurement, so any regression fails. The issue-15 targets
 // (accuracy >= 0.90, every recall >= 0.70) are NOT met on held-out samples:
 // accuracy and subjective recall fall short; see targetsMet.
@@ -381,8 +422,8 @@ var heldOutRecallFloor = map[Class]float64{
 	Factual: 0.91, Organizational: 0.82, Bibliographic: 0.96, Subjective: 0.60, Meta: 0.94,
 }
 
-// Floors on the second held-out labels, set from their one measurement,
-// after the fourth tuning round: accuracy 298/380 = 0.784 (random draw
+// Floors on the second held-out labels, set from their first measurement,
+// after the fourth tuning round (the fifth round changed none of them): accuracy 298/380 = 0.784 (random draw
 // 167/200 = 0.835); recall factual 0.874, organizational 0.636,
 // bibliographic 0.812, subjective 0.710, meta 0.606. Far under the first
 // held-out set and the in-sample 0.972: the first set had been measured
@@ -392,6 +433,17 @@ const heldOut2AccuracyFloor = 0.78
 
 var heldOut2RecallFloor = map[Class]float64{
 	Factual: 0.87, Organizational: 0.63, Bibliographic: 0.81, Subjective: 0.70, Meta: 0.60,
+}
+
+// Floors on the third held-out labels, set from their one measurement,
+// after the fifth tuning round (in-sample 1131/1178 = 0.960; the first and
+// second held-out sets did not move in that round, not one triple): accuracy
+// 303/380 = 0.797 (random draw 176/200 = 0.880); recall factual 0.882,
+// organizational 0.632, bibliographic 0.758, subjective 0.966, meta 0.333.
+const heldOut3AccuracyFloor = 0.79
+
+var heldOut3RecallFloor = map[Class]float64{
+	Factual: 0.88, Organizational: 0.63, Bibliographic: 0.75, Subjective: 0.96, Meta: 0.33,
 }
 
 // targets are the issue-15 goals, reported (not enforced) by the test.
@@ -420,14 +472,17 @@ func TestLabelledTriples(t *testing.T) {
 		return
 	}
 	t.Logf("HELD OUT (%s), nothing was tuned on these; measured after each tuning round since the first:\n%s", heldOutSamples, ev.heldOut)
-	t.Logf("HELD OUT 2 (%s, %s: labelled blind, never tuned on, measured once):\n%s", heldOutSamples, heldOut2File, ev.heldOut2)
+	t.Logf("HELD OUT 2 (%s, %s: labelled blind during the fourth round, never tuned on, measured after the fourth and fifth):\n%s", heldOutSamples, heldOut2File, ev.heldOut2)
 	t.Logf("HELD OUT 2, its random draw alone:\n%s", ev.heldOut2Random)
+	t.Logf("HELD OUT 3 (%s, %s: labelled blind during the fifth round, never tuned on, measured once after it):\n%s", heldOutSamples, heldOut3File, ev.heldOut3)
+	t.Logf("HELD OUT 3, its random draw alone:\n%s", ev.heldOut3Random)
 	t.Logf("HELD OUT 2 random draw, two labellers (rows: first labelling, columns: second, %s): kappa %.3f\n%s", secondFile, ev.humans.kappa(), ev.humans)
 	t.Logf("HELD OUT 2 random draw, second labelling against the classifier: kappa %.3f\n%s", ev.vsSecond.kappa(), ev.vsSecond)
 	both := newConfusion()
 	both.add(ev.heldOut)
 	both.add(ev.heldOut2)
-	t.Logf("HELD OUT, both sets:\n%s", both)
+	both.add(ev.heldOut3)
+	t.Logf("HELD OUT, all three sets:\n%s", both)
 	floors := []struct {
 		name   string
 		c      confusion
@@ -437,6 +492,7 @@ func TestLabelledTriples(t *testing.T) {
 	}{
 		{"held-out", ev.heldOut, heldOutAccuracyFloor, heldOutRecallFloor, 150},
 		{"held-out 2", ev.heldOut2, heldOut2AccuracyFloor, heldOut2RecallFloor, 300},
+		{"held-out 3", ev.heldOut3, heldOut3AccuracyFloor, heldOut3RecallFloor, 300},
 	}
 	for _, f := range floors {
 		if n, _ := f.c.total(); n < f.min {
@@ -454,7 +510,7 @@ func TestLabelledTriples(t *testing.T) {
 	for _, f := range []struct {
 		name string
 		c    confusion
-	}{{"held-out", ev.heldOut}, {"held-out 2", ev.heldOut2}, {"both held-out sets", both}} {
+	}{{"held-out", ev.heldOut}, {"held-out 2", ev.heldOut2}, {"held-out 3", ev.heldOut3}, {"all held-out sets", both}} {
 		t.Logf("issue-15 targets on %s (accuracy >= %.2f, every recall >= %.2f) met: %v", f.name, targetAccuracy, targetRecall, targetsMet(f.c))
 	}
 }
