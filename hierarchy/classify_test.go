@@ -261,15 +261,15 @@ func TestParseLexiconErrors(t *testing.T) {
 }
 
 func TestParseLexiconPlacesAndReasons(t *testing.T) {
-	l, err := ParseLexicon([]byte("# c\nmeta\tcriteria\thead:User criteria\ta criteria node\norganizational\tinstance\t=是\nsubjective\tevaluative\ttail:最\n"))
+	l, err := ParseLexicon([]byte("# c\nmeta\tcriteria\thead:User criteria\ta criteria node\norganizational\tinstance\t=是\nsubjective\tevaluative\ttail:最\nmeta\tsource\tcategory:source\tprovenance\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	es := l.Entries()
-	if len(es) != 3 {
+	if len(es) != 4 {
 		t.Fatalf("%d entries", len(es))
 	}
-	want := map[string]string{"User criteria": "head", "是": "exact", "最": "tail"}
+	want := map[string]string{"User criteria": "head", "是": "exact", "最": "tail", "source": "category"}
 	for _, e := range es {
 		if want[e.Term] != e.Where {
 			t.Errorf("%q: where %q, want %q", e.Term, e.Where, want[e.Term])
@@ -283,6 +283,15 @@ func TestParseLexiconPlacesAndReasons(t *testing.T) {
 	}
 	if got := l.Match("是"); len(got) != 1 {
 		t.Errorf("exact term: %+v", got)
+	}
+	if got := l.Match("source"); len(got) != 0 {
+		t.Errorf("a category entry matched as a relation term: %+v", got)
+	}
+	if _, ok := l.categoryTerm("Source"); !ok {
+		t.Error("category entry not found for the whole relation")
+	}
+	if _, ok := l.categoryTerm("data source"); ok {
+		t.Error("category entry matched inside a longer relation")
 	}
 	// Every shipped entry added for issue 15 carries its reason.
 	for _, e := range DefaultLexicon().Entries() {
@@ -298,18 +307,21 @@ func FuzzParseLexicon(f *testing.F) {
 	f.Add([]byte("meta\tcriteria\thead:criteria\twhy\n"))
 	f.Add([]byte("organizational\tinstance\t=是\n# comment\n\n"))
 	f.Add([]byte("bibliographic\tidentifier\tarXiv编号\n"))
+	f.Add([]byte("meta\tsource\tcategory:source\twhy\nmeta\tverification\ttail:待确认\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		l, err := ParseLexicon(b)
 		if err != nil {
 			return
 		}
 		for _, e := range l.Entries() {
-			if e.norm == "" || (e.Where != "relation" && e.Where != "exact" && e.Where != "head" && e.Where != "tail") {
+			if e.norm == "" || (e.Where != "relation" && e.Where != "exact" && e.Where != "head" && e.Where != "tail" && e.Where != "category") {
 				t.Fatalf("bad entry %+v", e)
 			}
 		}
 		l.Match(string(b))
 		l.classify(string(b))
+		l.verificationStatus(string(b))
+		l.categoryTerm(string(b))
 	})
 }
 
@@ -375,4 +387,60 @@ func TestClassifyTriplesThirdRound(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestClassifyTriplesFourthAndFifthRounds(t *testing.T) {
+	// A topic root with three entity children makes "Dim" a category node.
+	scaffold := []kg.Triple{
+		{Head: "Topic", Relation: "covers_dimension", Tail: "Dim"},
+		{Head: "Topic", Relation: "covers_dimension", Tail: "Dim 2"},
+		{Head: "Topic", Relation: "covers_dimension", Tail: "Dim 3"},
+		{Head: "Dim", Relation: "key_person", Tail: "Person"},
+		{Head: "Dim 2", Relation: "key_person", Tail: "Person"},
+		{Head: "Dim 3", Relation: "key_person", Tail: "Person"},
+		{Head: "Person", Relation: "born", Tail: "1950"},
+	}
+	for _, tc := range []struct {
+		name string
+		tr   kg.Triple
+		want Class
+	}{
+		{"a checkable contribution is a fact", kg.Triple{Head: "A Behavioral Model", Relation: "contribution to nudge evolution", Tail: "Introduced satisficing as alternative to optimizing"}, Factual},
+		{"a judging contribution is subjective", kg.Triple{Head: "Judgment under Uncertainty", Relation: "contribution to nudge evolution", Tail: "Catalogued heuristics; foundational to the field"}, Subjective},
+		{"choosing the core contribution judges", kg.Triple{Head: "Paper", Relation: "核心贡献", Tail: "特征存储数据管道优化"}, Subjective},
+		{"what a critique argues is its content", kg.Triple{Head: "Taking Liberties", Relation: "critique type", Tail: "Philosophical: argues paternalists cannot identify true preferences"}, Factual},
+		{"judging a critique is subjective", kg.Triple{Head: "Book", Relation: "critique type", Tail: "Balanced scrutiny of paternalism"}, Subjective},
+		{"an honorific epithet judges", kg.Triple{Head: "Brånemark", Relation: "known as", Tail: "father of modern implantology"}, Subjective},
+		{"an alias is a fact", kg.Triple{Head: "Titanium Grade 4", Relation: "also known as", Tail: "commercially pure titanium (CP Ti)"}, Factual},
+		{"a status leading the value is meta", kg.Triple{Head: "BTI UnicCa", Relation: "certification validity", Tail: "uncertain — last documented renewal was for 2021"}, Meta},
+		{"a status inside a statement is not", kg.Triple{Head: "Treaty", Relation: "outcome", Tail: "the ratification remains uncertain"}, Factual},
+		{"a short CJK status is meta", kg.Triple{Head: "医院", Relation: "医院等级", Tail: "三甲待确认"}, Meta},
+		{"a hedged CJK statement is not", kg.Triple{Head: "vanZ", Relation: "功能", Tail: "可能与替考拉宁耐药相关（功能待确认）"}, Factual},
+		{"a data gap is meta", kg.Triple{Head: "In-Kone", Relation: "Material", Tail: "Not specified"}, Meta},
+		{"a report's year is its publication year", kg.Triple{Head: "Delors Report", Relation: "发布年份", Tail: "1989"}, Bibliographic},
+		{"a framework's year is a fact", kg.Triple{Head: "EAST Framework", Relation: "release_year", Tail: "2014"}, Factual},
+		{"a journal citation in the value", kg.Triple{Head: "mecA基因", Relation: "首次克隆", Tail: "Matsuhashi M等人, Journal of Bacteriology, 1986; 167:975–980"}, Bibliographic},
+		{"a representative member of a class", kg.Triple{Head: "Ambler A类", Relation: "代表性碳青霉烯酶", Tail: "KPC"}, Organizational},
+		{"a numbered class", kg.Triple{Head: "抗生素耐药机制", Relation: "第一类", Tail: "酶促降解/修饰"}, Organizational},
+		{"a person's works are not membership", kg.Triple{Head: "陈都灵", Relation: "代表作", Tail: "《苍兰诀》《左耳》"}, Factual},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ClassifyTriples([]kg.Triple{tc.tr}, nil)[0]
+			if got.Class != tc.want {
+				t.Errorf("%v = %s (%s), want %s", tc.tr, got.Class, got.Reason, tc.want)
+			}
+		})
+	}
+	t.Run("a dimension's source is provenance, an entity's is a fact", func(t *testing.T) {
+		g := append(append([]kg.Triple(nil), scaffold...),
+			kg.Triple{Head: "Dim", Relation: "source", Tail: "Lawfare"},
+			kg.Triple{Head: "Person", Relation: "source", Tail: "Charter of the United Nations"})
+		cls := ClassifyTriples(g, nil)
+		if got := cls[len(g)-2]; got.Class != Meta || got.Evidence != EvidenceStructure {
+			t.Errorf("Dim source = %s by %s (%s), want meta by structure", got.Class, got.Evidence, got.Reason)
+		}
+		if got := cls[len(g)-1]; got.Class != Factual {
+			t.Errorf("Person source = %s (%s), want factual", got.Class, got.Reason)
+		}
+	})
 }
