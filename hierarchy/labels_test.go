@@ -59,6 +59,8 @@ const (
 	// random draw, by labellers who did not see the first labels: how far
 	// two people agree is the ceiling a classifier can be held to.
 	secondFile = "labelled_triples_heldout2_second.tsv"
+	// second3File is the same for heldOut3File's random draw.
+	second3File = "labelled_triples_heldout3_second.tsv"
 )
 
 // readLabelledTriples reads testdata/name: 8 tab-separated fields
@@ -225,6 +227,14 @@ func loadSampleGraphs(t *testing.T, names []string) map[string]sampleGraphs {
 	return out
 }
 
+// agreement is one random draw labelled twice: humans is the first
+// labelling (rows) against the second (columns), vsSecond the second
+// (rows) against the classifier.
+type agreement struct {
+	name, file       string
+	humans, vsSecond confusion
+}
+
 // evaluation is a classifier measured on the labelled sets.
 type evaluation struct {
 	old, tuned, heldOut confusion
@@ -238,10 +248,10 @@ type evaluation struct {
 	heldOut2, heldOut2Random confusion
 	// heldOut3 and heldOut3Random are the same for heldOut3File.
 	heldOut3, heldOut3Random confusion
-	// humans is the first labelling (rows) against the second (columns) on
-	// heldOut2's random draw; vsSecond is the second labelling (rows)
-	// against the classifier on the same triples.
-	humans, vsSecond confusion
+	// agreements hold, per doubly labelled random draw, the first labelling
+	// (rows) against the second (columns), and the second against the
+	// classifier.
+	agreements []agreement
 	// misses of the tuned sets only: held-out misses are never printed, so
 	// that nobody tunes on them by reading the test log.
 	misses []string
@@ -275,7 +285,7 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 		classes[n+"/gt"] = cls(g.gt, nil)
 		classes[n+"/pred"] = cls(g.pred, g.gt)
 	}
-	ev := evaluation{old: newConfusion(), tuned: newConfusion(), heldOut: newConfusion(), heldOut2: newConfusion(), heldOut2Random: newConfusion(), heldOut3: newConfusion(), heldOut3Random: newConfusion(), humans: newConfusion(), vsSecond: newConfusion()}
+	ev := evaluation{old: newConfusion(), tuned: newConfusion(), heldOut: newConfusion(), heldOut2: newConfusion(), heldOut2Random: newConfusion(), heldOut3: newConfusion(), heldOut3Random: newConfusion()}
 	tuned, held := strings.Fields(tunedSamples), strings.Fields(heldOutSamples)
 	in := func(s string, set []string) bool {
 		for _, x := range set {
@@ -324,8 +334,10 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 			ev.heldOut2Random[r.class][got]++
 		}
 	}
+	first3 := map[string]labelledTriple{}
 	for _, r := range third {
 		key := fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)
+		first3[key] = r
 		if !in(r.fixture, held) {
 			t.Fatalf("%s:%d: sample %s is not held out", r.file, r.line, r.fixture)
 		}
@@ -341,17 +353,28 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 			ev.heldOut3Random[r.class][got]++
 		}
 	}
-	for _, r := range readLabelledTriples(t, secondFile) {
-		f, ok := first[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)]
-		if !ok || f.draw != "random" || r.draw != "random" {
-			t.Fatalf("%s:%d: %s/%s[%d] is not in %s's random draw", r.file, r.line, r.fixture, r.side, r.index, heldOut2File)
+	for _, p := range []struct {
+		name, firstFile, secondFile string
+		first                       map[string]labelledTriple
+		random                      confusion
+	}{
+		{"HELD OUT 2", heldOut2File, secondFile, first, ev.heldOut2Random},
+		{"HELD OUT 3", heldOut3File, second3File, first3, ev.heldOut3Random},
+	} {
+		a := agreement{name: p.name, file: p.secondFile, humans: newConfusion(), vsSecond: newConfusion()}
+		for _, r := range readLabelledTriples(t, p.secondFile) {
+			f, ok := p.first[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)]
+			if !ok || f.draw != "random" || r.draw != "random" {
+				t.Fatalf("%s:%d: %s/%s[%d] is not in %s's random draw", r.file, r.line, r.fixture, r.side, r.index, p.firstFile)
+			}
+			got := check(r)
+			a.humans[f.class][r.class]++
+			a.vsSecond[r.class][got]++
 		}
-		got := check(r)
-		ev.humans[f.class][r.class]++
-		ev.vsSecond[r.class][got]++
-	}
-	if n, _ := ev.humans.total(); n != func() int { k, _ := ev.heldOut2Random.total(); return k }() {
-		t.Fatalf("%s labels %d triples, want all of %s's random draw", secondFile, n, heldOut2File)
+		if n, _ := a.humans.total(); n != func() int { k, _ := p.random.total(); return k }() {
+			t.Fatalf("%s labels %d triples, want all of %s's random draw", p.secondFile, n, p.firstFile)
+		}
+		ev.agreements = append(ev.agreements, a)
 	}
 	for _, r := range rows {
 		got := check(r)
@@ -476,8 +499,10 @@ func TestLabelledTriples(t *testing.T) {
 	t.Logf("HELD OUT 2, its random draw alone:\n%s", ev.heldOut2Random)
 	t.Logf("HELD OUT 3 (%s, %s: labelled blind during the fifth round, never tuned on, measured once after it):\n%s", heldOutSamples, heldOut3File, ev.heldOut3)
 	t.Logf("HELD OUT 3, its random draw alone:\n%s", ev.heldOut3Random)
-	t.Logf("HELD OUT 2 random draw, two labellers (rows: first labelling, columns: second, %s): kappa %.3f\n%s", secondFile, ev.humans.kappa(), ev.humans)
-	t.Logf("HELD OUT 2 random draw, second labelling against the classifier: kappa %.3f\n%s", ev.vsSecond.kappa(), ev.vsSecond)
+	for _, a := range ev.agreements {
+		t.Logf("%s random draw, two labellers (rows: first labelling, columns: second, %s): kappa %.3f\n%s", a.name, a.file, a.humans.kappa(), a.humans)
+		t.Logf("%s random draw, second labelling against the classifier: kappa %.3f\n%s", a.name, a.vsSecond.kappa(), a.vsSecond)
+	}
 	both := newConfusion()
 	both.add(ev.heldOut)
 	both.add(ev.heldOut2)
