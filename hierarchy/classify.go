@@ -97,6 +97,14 @@ type relReading struct {
 	ok bool
 	// rt is the relation's factual "relation" term, if any (relationTermOf).
 	rt string
+	// cat is the relation's "category:" entry, if any (catOK): it counts
+	// only from a category node.
+	cat   LexiconEntry
+	catOK bool
+	// date: the relation asks for a date (reDateRelation).
+	date bool
+	// work: the head names a published work (heads only).
+	work bool
 }
 
 func (c *GraphContext) readRelation(rel string) relReading {
@@ -107,15 +115,16 @@ func (c *GraphContext) readRelation(rel string) relReading {
 	// classifying a sample).
 	ms := c.lex.Match(rel)
 	m, ok := c.lex.pick(ms)
-	return relReading{m: m, ok: ok, rt: relationTermOf(ms)}
+	cat, catOK := c.lex.categoryTerm(rel)
+	return relReading{m: m, ok: ok, rt: relationTermOf(ms), cat: cat, catOK: catOK, date: reDateRelation.MatchString(kg.Normalize(rel))}
 }
 
 func (c *GraphContext) readHead(head string) relReading {
 	if r, ok := c.heads[head]; ok {
 		return r
 	}
-	m, ok := c.lex.classifyHead(head)
-	return relReading{m: m, ok: ok}
+	m, ok, work := c.lex.classifyHead(head)
+	return relReading{m: m, ok: ok, work: work}
 }
 
 // fillReadings reads every distinct relation and head of graph once.
@@ -357,10 +366,8 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 	if e, st := c.lex.verificationStatus(t.Tail); st {
 		return set(Meta, EvidenceValue, e.Concept, fmt.Sprintf("value: %q is a verification status of the answer's own claim", e.Term))
 	}
-	if _, cat := c.category[t.Head]; cat {
-		if e, src := c.lex.categoryTerm(t.Relation); src {
-			return set(Meta, EvidenceStructure, e.Concept, fmt.Sprintf("structure: %q from the category node %q names where the answer got it", e.Term, t.Head))
-		}
+	if _, cat := c.category[t.Head]; cat && rr.catOK {
+		return set(Meta, EvidenceStructure, rr.cat.Concept, fmt.Sprintf("structure: %q from the category node %q names where the answer got it", rr.cat.Term, t.Head))
 	}
 	if ok && m.Class == Bibliographic {
 		return set(Bibliographic, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a bibliographic term (%s)", m.Term, m.Concept))
@@ -368,7 +375,7 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 	if concept, bib := bibliographicValue(t.Tail, out.TailKind); bib {
 		return set(Bibliographic, EvidenceValue, concept, fmt.Sprintf("value: the tail is a %s", concept))
 	}
-	if out.TailKind == KindDate && reDateRelation.MatchString(kg.Normalize(t.Relation)) && c.lex.namesWork(t.Head) {
+	if out.TailKind == KindDate && rr.date && hr.work {
 		return set(Bibliographic, EvidenceValue, "year", fmt.Sprintf("value: a date of the published work %q is its publication date, a record field", t.Head))
 	}
 	if ok && m.Class == Subjective {

@@ -199,7 +199,7 @@ func (l *Lexicon) evaluative(tail string) (string, bool) {
 // outcome remains uncertain", "可能与耐药相关（功能待确认）").
 func (l *Lexicon) verificationStatus(tail string) (LexiconEntry, bool) {
 	folded := foldTerm(tail)
-	for _, e := range l.matchWhere(tail, "tail") {
+	for _, e := range l.matchFolded(folded, "tail") {
 		if e.Class() != Meta {
 			continue
 		}
@@ -243,7 +243,11 @@ func (l *Lexicon) match(text string, head bool) []LexiconEntry {
 // matchWhere returns the entries of one place (relation and exact, head, tail)
 // whose term occurs in text.
 func (l *Lexicon) matchWhere(text, where string) []LexiconEntry {
-	folded := foldTerm(text)
+	return l.matchFolded(foldTerm(text), where)
+}
+
+// matchFolded is matchWhere for text already folded by foldTerm.
+func (l *Lexicon) matchFolded(folded, where string) []LexiconEntry {
 	spaced := " " + folded + " "
 	var out []LexiconEntry
 	for _, e := range l.byPlace[where] {
@@ -262,29 +266,24 @@ func (l *Lexicon) matchWhere(text, where string) []LexiconEntry {
 	return out
 }
 
-// classifyHead reads a head with the head entries of the lexicon.
-func (l *Lexicon) classifyHead(head string) (lexMatch, bool) {
+// classifyHead reads a head with the head entries of the lexicon. work
+// reports a bibliographic head entry: the head names a published work
+// ("Delors Report", "…论文"); those entries never class the head's triples
+// by themselves, so they are kept out of the pick.
+func (l *Lexicon) classifyHead(head string) (m lexMatch, ok, work bool) {
 	if head == "" {
-		return lexMatch{}, false
+		return lexMatch{}, false, false
 	}
 	var ms []LexiconEntry
 	for _, e := range l.match(head, true) {
-		if e.Class() != Bibliographic { // a work's name: namesWork
+		if e.Class() == Bibliographic {
+			work = true
+		} else {
 			ms = append(ms, e)
 		}
 	}
-	return l.pick(ms)
-}
-
-// namesWork reports whether a head names a published work ("Delors
-// Report", "…论文"): the bibliographic head entries.
-func (l *Lexicon) namesWork(head string) bool {
-	for _, e := range l.match(head, true) {
-		if e.Class() == Bibliographic {
-			return true
-		}
-	}
-	return false
+	m, ok = l.pick(ms)
+	return m, ok, work
 }
 
 // classify reads rel with the lexicon alone. ok is false when no class term
