@@ -48,20 +48,33 @@ const (
 	// per sample 30 drawn at random with seed 20261204 among unlabelled
 	// triples and about 25 picked by reading), labelled blind before the
 	// fifth tuning round and tuned on in it.
-	tuned5File   = "labelled_triples_tuned5.tsv"
-	heldOut2File = "labelled_triples_heldout2.tsv"
-	// heldOut3File are the third held-out labels, made blind during the
-	// fifth tuning round like heldOut2File (per sample 50 at random with
-	// seed 20261205 among triples neither earlier file holds, about 45 by
-	// reading), measured once after it.
-	heldOut3File = "labelled_triples_heldout3.tsv"
-	// secondFile is a second, independent labelling of heldOut2File's
-	// random draw, by labellers who did not see the first labels: how far
-	// two people agree is the ceiling a classifier can be held to.
-	secondFile = "labelled_triples_heldout2_second.tsv"
-	// second3File is the same for heldOut3File's random draw.
-	second3File = "labelled_triples_heldout3_second.tsv"
+	tuned5File = "labelled_triples_tuned5.tsv"
 )
+
+// blindSet is a held-out label file made blind after tuning began: the
+// labellers saw only the package doc, the earlier labels and the samples,
+// and labelled triples of the held-out samples that no earlier file holds
+// (per sample 50 drawn at random with a fixed seed and about 45 picked by
+// reading for the rarer classes). second is the same random draw labelled
+// again by labellers who did not see the first labels: how far two people
+// agree is the ceiling a classifier can be held to.
+type blindSet struct {
+	name, file, second string
+	note               string // when it was made and measured
+	accFloor           float64
+	recallFloor        map[Class]float64
+}
+
+// blindSets in the order they were made; each file's triples must be new to
+// the files before it.
+var blindSets = []blindSet{
+	{"held-out 2", "labelled_triples_heldout2.tsv", "labelled_triples_heldout2_second.tsv",
+		"labelled blind during the fourth round (seed 20261203), never tuned on, measured after the fourth and fifth",
+		heldOut2AccuracyFloor, heldOut2RecallFloor},
+	{"held-out 3", "labelled_triples_heldout3.tsv", "labelled_triples_heldout3_second.tsv",
+		"labelled blind during the fifth round (seed 20261205), never tuned on, measured once after it",
+		heldOut3AccuracyFloor, heldOut3RecallFloor},
+}
 
 // readLabelledTriples reads testdata/name: 8 tab-separated fields
 // (fixture side index head relation tail class why), or 9 with the draw
@@ -227,31 +240,20 @@ func loadSampleGraphs(t *testing.T, names []string) map[string]sampleGraphs {
 	return out
 }
 
-// agreement is one random draw labelled twice: humans is the first
-// labelling (rows) against the second (columns), vsSecond the second
-// (rows) against the classifier.
-type agreement struct {
-	name, file       string
-	humans, vsSecond confusion
+// blindResult is the classifier on one blind set: all its labels, its
+// random draw alone (the figure whose class mix is the samples' own), the
+// first labelling of the draw (rows) against the second (columns), and the
+// second against the classifier.
+type blindResult struct {
+	set                           blindSet
+	all, random, humans, vsSecond confusion
 }
 
 // evaluation is a classifier measured on the labelled sets.
 type evaluation struct {
 	old, tuned, heldOut confusion
-	// heldOut2 are the second held-out labels (labelled_triples_heldout2.tsv,
-	// labelled blind during the fourth tuning round, by labellers who saw
-	// only the package doc, the earlier labels and the samples, from the
-	// held-out samples' triples nobody had labelled: per sample 50 drawn at
-	// random with seed 20261203 and about 45 picked by reading for the
-	// rarer classes); heldOut2Random is its random draw alone, the figure
-	// whose class mix is the samples' own.
-	heldOut2, heldOut2Random confusion
-	// heldOut3 and heldOut3Random are the same for heldOut3File.
-	heldOut3, heldOut3Random confusion
-	// agreements hold, per doubly labelled random draw, the first labelling
-	// (rows) against the second (columns), and the second against the
-	// classifier.
-	agreements []agreement
+	// blind are the blindSets, in order.
+	blind []blindResult
 	// misses of the tuned sets only: held-out misses are never printed, so
 	// that nobody tunes on them by reading the test log.
 	misses []string
@@ -264,8 +266,6 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 	t.Helper()
 	rows := readLabelledTriples(t, labelsFile)
 	more := readLabelledTriples(t, tuned5File)
-	second := readLabelledTriples(t, heldOut2File)
-	third := readLabelledTriples(t, heldOut3File)
 	names := map[string]bool{}
 	for _, r := range rows {
 		names[r.fixture] = true
@@ -285,7 +285,7 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 		classes[n+"/gt"] = cls(g.gt, nil)
 		classes[n+"/pred"] = cls(g.pred, g.gt)
 	}
-	ev := evaluation{old: newConfusion(), tuned: newConfusion(), heldOut: newConfusion(), heldOut2: newConfusion(), heldOut2Random: newConfusion(), heldOut3: newConfusion(), heldOut3Random: newConfusion()}
+	ev := evaluation{old: newConfusion(), tuned: newConfusion(), heldOut: newConfusion()}
 	tuned, held := strings.Fields(tunedSamples), strings.Fields(heldOutSamples)
 	in := func(s string, set []string) bool {
 		for _, x := range set {
@@ -295,17 +295,24 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 		}
 		return false
 	}
-	labelled := map[string]int{}
+	// labelled says where each labelled triple is (file:line), so that no
+	// file labels a triple an earlier one holds.
+	labelled := map[string]string{}
+	key := func(r labelledTriple) string { return fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index) }
+	claim := func(r labelledTriple) {
+		if at, ok := labelled[key(r)]; ok {
+			t.Fatalf("%s:%d: already labelled in %s", r.file, r.line, at)
+		}
+		labelled[key(r)] = fmt.Sprintf("%s:%d", r.file, r.line)
+	}
 	for _, r := range rows {
-		labelled[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)] = r.line
+		claim(r)
 	}
 	for _, r := range more {
 		if !in(r.fixture, tuned) {
 			t.Fatalf("%s:%d: sample %s is not a tuned sample", r.file, r.line, r.fixture)
 		}
-		if l, ok := labelled[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)]; ok {
-			t.Fatalf("%s:%d: already labelled in %s:%d", r.file, r.line, labelsFile, l)
-		}
+		claim(r)
 	}
 	rows = append(rows, more...)
 	check := func(r labelledTriple) Class {
@@ -319,62 +326,34 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 		}
 		return classes[r.fixture+"/"+r.side][r.index]
 	}
-	first := map[string]labelledTriple{}
-	for _, r := range second {
-		first[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)] = r
-		if !in(r.fixture, held) {
-			t.Fatalf("%s:%d: sample %s is not held out", r.file, r.line, r.fixture)
+	for _, set := range blindSets {
+		res := blindResult{set: set, all: newConfusion(), random: newConfusion(), humans: newConfusion(), vsSecond: newConfusion()}
+		first := map[string]labelledTriple{}
+		for _, r := range readLabelledTriples(t, set.file) {
+			if !in(r.fixture, held) {
+				t.Fatalf("%s:%d: sample %s is not held out", r.file, r.line, r.fixture)
+			}
+			claim(r)
+			first[key(r)] = r
+			got := check(r)
+			res.all[r.class][got]++
+			if r.draw == "random" {
+				res.random[r.class][got]++
+			}
 		}
-		if l, ok := labelled[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)]; ok {
-			t.Fatalf("%s:%d: already labelled in %s:%d", r.file, r.line, labelsFile, l)
-		}
-		got := check(r)
-		ev.heldOut2[r.class][got]++
-		if r.draw == "random" {
-			ev.heldOut2Random[r.class][got]++
-		}
-	}
-	first3 := map[string]labelledTriple{}
-	for _, r := range third {
-		key := fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)
-		first3[key] = r
-		if !in(r.fixture, held) {
-			t.Fatalf("%s:%d: sample %s is not held out", r.file, r.line, r.fixture)
-		}
-		if l, ok := labelled[key]; ok {
-			t.Fatalf("%s:%d: already labelled in %s:%d", r.file, r.line, labelsFile, l)
-		}
-		if f, ok := first[key]; ok {
-			t.Fatalf("%s:%d: already labelled in %s:%d", r.file, r.line, heldOut2File, f.line)
-		}
-		got := check(r)
-		ev.heldOut3[r.class][got]++
-		if r.draw == "random" {
-			ev.heldOut3Random[r.class][got]++
-		}
-	}
-	for _, p := range []struct {
-		name, firstFile, secondFile string
-		first                       map[string]labelledTriple
-		random                      confusion
-	}{
-		{"HELD OUT 2", heldOut2File, secondFile, first, ev.heldOut2Random},
-		{"HELD OUT 3", heldOut3File, second3File, first3, ev.heldOut3Random},
-	} {
-		a := agreement{name: p.name, file: p.secondFile, humans: newConfusion(), vsSecond: newConfusion()}
-		for _, r := range readLabelledTriples(t, p.secondFile) {
-			f, ok := p.first[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)]
+		for _, r := range readLabelledTriples(t, set.second) {
+			f, ok := first[key(r)]
 			if !ok || f.draw != "random" || r.draw != "random" {
-				t.Fatalf("%s:%d: %s/%s[%d] is not in %s's random draw", r.file, r.line, r.fixture, r.side, r.index, p.firstFile)
+				t.Fatalf("%s:%d: %s/%s[%d] is not in %s's random draw", r.file, r.line, r.fixture, r.side, r.index, set.file)
 			}
 			got := check(r)
-			a.humans[f.class][r.class]++
-			a.vsSecond[r.class][got]++
+			res.humans[f.class][r.class]++
+			res.vsSecond[r.class][got]++
 		}
-		if n, _ := a.humans.total(); n != func() int { k, _ := p.random.total(); return k }() {
-			t.Fatalf("%s labels %d triples, want all of %s's random draw", p.secondFile, n, p.firstFile)
+		if n, _ := res.humans.total(); n != func() int { k, _ := res.random.total(); return k }() {
+			t.Fatalf("%s labels %d triples, want all of %s's random draw", set.second, n, set.file)
 		}
-		ev.agreements = append(ev.agreements, a)
+		ev.blind = append(ev.blind, res)
 	}
 	for _, r := range rows {
 		got := check(r)
@@ -495,29 +474,30 @@ func TestLabelledTriples(t *testing.T) {
 		return
 	}
 	t.Logf("HELD OUT (%s), nothing was tuned on these; measured after each tuning round since the first:\n%s", heldOutSamples, ev.heldOut)
-	t.Logf("HELD OUT 2 (%s, %s: labelled blind during the fourth round, never tuned on, measured after the fourth and fifth):\n%s", heldOutSamples, heldOut2File, ev.heldOut2)
-	t.Logf("HELD OUT 2, its random draw alone:\n%s", ev.heldOut2Random)
-	t.Logf("HELD OUT 3 (%s, %s: labelled blind during the fifth round, never tuned on, measured once after it):\n%s", heldOutSamples, heldOut3File, ev.heldOut3)
-	t.Logf("HELD OUT 3, its random draw alone:\n%s", ev.heldOut3Random)
-	for _, a := range ev.agreements {
-		t.Logf("%s random draw, two labellers (rows: first labelling, columns: second, %s): kappa %.3f\n%s", a.name, a.file, a.humans.kappa(), a.humans)
-		t.Logf("%s random draw, second labelling against the classifier: kappa %.3f\n%s", a.name, a.vsSecond.kappa(), a.vsSecond)
+	all := newConfusion()
+	all.add(ev.heldOut)
+	for _, b := range ev.blind {
+		title := strings.ToUpper(strings.ReplaceAll(b.set.name, "-", " "))
+		t.Logf("%s (%s, %s: %s):\n%s", title, heldOutSamples, b.set.file, b.set.note, b.all)
+		t.Logf("%s, its random draw alone:\n%s", title, b.random)
+		all.add(b.all)
 	}
-	both := newConfusion()
-	both.add(ev.heldOut)
-	both.add(ev.heldOut2)
-	both.add(ev.heldOut3)
-	t.Logf("HELD OUT, all three sets:\n%s", both)
-	floors := []struct {
+	for _, b := range ev.blind {
+		title := strings.ToUpper(strings.ReplaceAll(b.set.name, "-", " "))
+		t.Logf("%s random draw, two labellers (rows: first labelling, columns: second, %s): kappa %.3f\n%s", title, b.set.second, b.humans.kappa(), b.humans)
+		t.Logf("%s random draw, second labelling against the classifier: kappa %.3f\n%s", title, b.vsSecond.kappa(), b.vsSecond)
+	}
+	t.Logf("HELD OUT, all %d sets:\n%s", 1+len(ev.blind), all)
+	type floor struct {
 		name   string
 		c      confusion
 		acc    float64
 		recall map[Class]float64
 		min    int
-	}{
-		{"held-out", ev.heldOut, heldOutAccuracyFloor, heldOutRecallFloor, 150},
-		{"held-out 2", ev.heldOut2, heldOut2AccuracyFloor, heldOut2RecallFloor, 300},
-		{"held-out 3", ev.heldOut3, heldOut3AccuracyFloor, heldOut3RecallFloor, 300},
+	}
+	floors := []floor{{"held-out", ev.heldOut, heldOutAccuracyFloor, heldOutRecallFloor, 150}}
+	for _, b := range ev.blind {
+		floors = append(floors, floor{b.set.name, b.all, b.set.accFloor, b.set.recallFloor, 300})
 	}
 	for _, f := range floors {
 		if n, _ := f.c.total(); n < f.min {
@@ -532,10 +512,7 @@ func TestLabelledTriples(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []struct {
-		name string
-		c    confusion
-	}{{"held-out", ev.heldOut}, {"held-out 2", ev.heldOut2}, {"held-out 3", ev.heldOut3}, {"all held-out sets", both}} {
+	for _, f := range append(floors, floor{name: "all held-out sets", c: all}) {
 		t.Logf("issue-15 targets on %s (accuracy >= %.2f, every recall >= %.2f) met: %v", f.name, targetAccuracy, targetRecall, targetsMet(f.c))
 	}
 }
