@@ -363,11 +363,7 @@ func TestRelationTermBeatsCategoryNode(t *testing.T) {
 // only with an evaluative word; a score on a rating scale is an opinion; a
 // number under a membership term is a count.
 func TestClassifyTriplesThirdRound(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		tr   kg.Triple
-		want Class
-	}{
+	runTripleCases(t, []tripleCase{
 		{"a + list of components is a fact", kg.Triple{Head: "整合子", Relation: "核心组成", Tail: "整合酶基因（intI）+ 附着位点（attI）+ 启动子"}, Factual},
 		{"C++ is one item", kg.Triple{Head: "Course", Relation: "includes", Tail: "C++"}, Organizational},
 		{"cornerstone judges", kg.Triple{Head: "Prospect Theory", Relation: "significance", Tail: "cornerstone of behavioral economics"}, Subjective},
@@ -379,7 +375,19 @@ func TestClassifyTriplesThirdRound(t *testing.T) {
 		{"a vetoed score stays a fact", kg.Triple{Head: "Pathogen", Relation: "MCDA评分", Tail: "8.4/10"}, Factual},
 		{"a number under a list term is a count", kg.Triple{Head: "2026 QS", Relation: "上榜", Tail: "72所"}, Factual},
 		{"members are members", kg.Triple{Head: "Union", Relation: "成员国", Tail: "贝宁、马里"}, Organizational},
-	} {
+	})
+}
+
+// tripleCase is one triple classified alone (as a GT graph of one triple).
+type tripleCase struct {
+	name string
+	tr   kg.Triple
+	want Class
+}
+
+func runTripleCases(t *testing.T, cases []tripleCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := ClassifyTriples([]kg.Triple{tc.tr}, nil)[0]
 			if got.Class != tc.want {
@@ -400,11 +408,7 @@ func TestClassifyTriplesFourthAndFifthRounds(t *testing.T) {
 		{Head: "Dim 3", Relation: "key_person", Tail: "Person"},
 		{Head: "Person", Relation: "born", Tail: "1950"},
 	}
-	for _, tc := range []struct {
-		name string
-		tr   kg.Triple
-		want Class
-	}{
+	runTripleCases(t, []tripleCase{
 		{"a checkable contribution is a fact", kg.Triple{Head: "A Behavioral Model", Relation: "contribution to nudge evolution", Tail: "Introduced satisficing as alternative to optimizing"}, Factual},
 		{"a judging contribution is subjective", kg.Triple{Head: "Judgment under Uncertainty", Relation: "contribution to nudge evolution", Tail: "Catalogued heuristics; foundational to the field"}, Subjective},
 		{"choosing the core contribution judges", kg.Triple{Head: "Paper", Relation: "核心贡献", Tail: "特征存储数据管道优化"}, Subjective},
@@ -423,14 +427,7 @@ func TestClassifyTriplesFourthAndFifthRounds(t *testing.T) {
 		{"a representative member of a class", kg.Triple{Head: "Ambler A类", Relation: "代表性碳青霉烯酶", Tail: "KPC"}, Organizational},
 		{"a numbered class", kg.Triple{Head: "抗生素耐药机制", Relation: "第一类", Tail: "酶促降解/修饰"}, Organizational},
 		{"a person's works are not membership", kg.Triple{Head: "陈都灵", Relation: "代表作", Tail: "《苍兰诀》《左耳》"}, Factual},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := ClassifyTriples([]kg.Triple{tc.tr}, nil)[0]
-			if got.Class != tc.want {
-				t.Errorf("%v = %s (%s), want %s", tc.tr, got.Class, got.Reason, tc.want)
-			}
-		})
-	}
+	})
 	t.Run("a dimension's source is provenance, an entity's is a fact", func(t *testing.T) {
 		g := append(append([]kg.Triple(nil), scaffold...),
 			kg.Triple{Head: "Dim", Relation: "source", Tail: "Lawfare"},
