@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kgjudge/kgjudge/kg"
 )
@@ -89,6 +90,9 @@ type GraphContext struct {
 	// a context may be shared; a string not in them is read directly.
 	rels  map[string]relReading
 	heads map[string]relReading
+	// works are the nodes a relation points at as a published work
+	// ("representative paper -> <title>"): their dates are publication dates.
+	works map[string]bool
 }
 
 // relReading is the lexicon's reading of one relation or head.
@@ -105,6 +109,8 @@ type relReading struct {
 	date bool
 	// work: the head names a published work (heads only).
 	work bool
+	// source: the whole relation names a source (来源, source).
+	source bool
 }
 
 func (c *GraphContext) readRelation(rel string) relReading {
@@ -116,7 +122,7 @@ func (c *GraphContext) readRelation(rel string) relReading {
 	ms := c.lex.Match(rel)
 	m, ok := c.lex.pick(ms)
 	cat, catOK := c.lex.categoryTerm(rel)
-	return relReading{m: m, ok: ok, rt: relationTermOf(ms), cat: cat, catOK: catOK, date: reDateRelation.MatchString(kg.Normalize(rel))}
+	return relReading{m: m, ok: ok, rt: relationTermOf(ms), cat: cat, catOK: catOK, date: reDateRelation.MatchString(kg.Normalize(rel)), source: sourceRelations[foldTerm(rel)]}
 }
 
 func (c *GraphContext) readHead(head string) relReading {
@@ -182,7 +188,7 @@ var (
 	// reCitation is a journal citation's year;volume(issue):pages
 	// ("Journal of Bacteriology, 1986; 167:975–980").
 	reCitation = regexp.MustCompile(`\b(1[89]|20)\d\d\s*;\s*\d+\s*(\(\d+\))?\s*:\s*\d+\s*[–-]\s*\d+`)
-	reNum      = regexp.MustCompile(`^[~约≈<>=+$€£¥]*\s*\d[\d,.]*\s*[%kmb]?\+?(\s*/\s*\d+(\.\d+)?)?(\s*\S{1,12})?$`)
+	reNum      = regexp.MustCompile(`^[~约≈<>=+$€£¥#]*\s*\d[\d,.]*\s*[%kmb]?\+?(\s*/\s*\d+(\.\d+)?)?(\s*\S{1,12})?$`)
 )
 
 // valueKind reads what a head or tail value is. g may be nil.
@@ -233,6 +239,7 @@ func newGraphContext(lex *Lexicon, graph []kg.Triple, reference []kg.Triple) *Gr
 	c := &GraphContext{g: buildGraph(graph), asked: map[string]bool{}, lex: lex, isGT: reference == nil}
 	c.fillReadings(graph)
 	c.category = categoryNodes(graph, c.g, c.rels)
+	c.works = workNodes(graph, c.g, c.rels)
 	if reference != nil {
 		ref := &GraphContext{g: buildGraph(reference), lex: lex, isGT: true}
 		ref.fillReadings(reference)
@@ -247,16 +254,24 @@ func newGraphContext(lex *Lexicon, graph []kg.Triple, reference []kg.Triple) *Gr
 	return c
 }
 
-// categoryNodes finds abstract category nodes: a topic root (a node that is
-// only a head, with at least three children that are all entities), and the
+// categoryNodes finds abstract category nodes: a topic root (the one node of
+// the graph that is only a head with at least three children, all of them
+// entities: where several such roots exist, as in a predicted graph of
+// stations each listing nearby banks, they are entities, not a topic), and the
 // tails of dimension relations (dimension, subtopic, 维度...) from a category
 // node, transitively.
 // rels holds the lexicon's reading of every relation of graph.
 func categoryNodes(graph []kg.Triple, g *graph, rels map[string]relReading) map[string]string {
 	cat := map[string]string{}
+	topics := 0
+	for _, r := range g.roots {
+		if len(g.out[r]) >= 3 {
+			topics++
+		}
+	}
 	for _, r := range g.roots {
 		tails := g.out[r]
-		if len(tails) < 3 {
+		if len(tails) < 3 || topics > 1 {
 			continue
 		}
 		all := true
@@ -292,6 +307,47 @@ func categoryNodes(graph []kg.Triple, g *graph, rels map[string]relReading) map[
 	}
 	return cat
 }
+
+// workNodes finds the published works of a graph by their triples: a node
+// that a bibliographic "paper" term points at ("发表论文 -> Three-dimensional
+// manifolds ...") and has triples of its own, or a node with record fields of
+// two kinds ("Code Motion of Control Structures ... -> venue -> POPL '86",
+// "-> authors -> Ron Cytron, ..."). One field is not enough: a game has a
+// publisher, a product a release platform.
+func workNodes(graph []kg.Triple, g *graph, rels map[string]relReading) map[string]bool {
+	works := map[string]bool{}
+	fields := map[string]map[string]bool{}
+	for _, t := range graph {
+		r := rels[t.Relation]
+		if !r.ok || r.m.Class != Bibliographic {
+			continue
+		}
+		if r.m.Concept == "paper" && g.isEntity[t.Tail] {
+			works[t.Tail] = true
+		}
+		if recordFields[r.m.Concept] {
+			if fields[t.Head] == nil {
+				fields[t.Head] = map[string]bool{}
+			}
+			fields[t.Head][r.m.Concept] = true
+		}
+	}
+	for n, f := range fields {
+		if len(f) >= 2 {
+			works[n] = true
+		}
+	}
+	return works
+}
+
+// bareDates are the date relations that, from a work known by its record
+// fields, can only be its publication date; a qualified one ("证明年份", the
+// year a theorem was proved) dates an event.
+var bareDates = map[string]bool{"year": true, "date": true, "年份": true, "日期": true, "时间": true, "年": true}
+
+// recordFields are the bibliographic concepts that only a published work
+// has (not "publisher" or "url": games and products have them too).
+var recordFields = map[string]bool{"venue": true, "author": true, "doi": true, "pages": true, "volume": true, "issue": true, "identifier": true}
 
 // CategoryNodes returns the abstract category nodes of the context's graph, sorted.
 func (c *GraphContext) CategoryNodes() []string {
@@ -366,6 +422,15 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 	if e, st := c.lex.verificationStatus(t.Tail); st {
 		return set(Meta, EvidenceValue, e.Concept, fmt.Sprintf("value: %q is a verification status of the answer's own claim", e.Term))
 	}
+	if sourceSite(rr, t.Tail) {
+		return set(Meta, EvidenceValue, "source", fmt.Sprintf("value: a source given as a website or web page (%q) is where the answer got it: provenance", t.Tail))
+	}
+	if userCriteria(t.Tail) {
+		return set(Meta, EvidenceValue, "criteria", fmt.Sprintf("value: %q names the user's requirements: a filtering verdict of the answer", t.Tail))
+	}
+	if notFound(t.Tail) {
+		return set(Meta, EvidenceValue, "verification", fmt.Sprintf("value: %q says the search found nothing, a note about the answer", t.Tail))
+	}
 	if _, cat := c.category[t.Head]; cat && rr.catOK {
 		return set(Meta, EvidenceStructure, rr.cat.Concept, fmt.Sprintf("structure: %q from the category node %q names where the answer got it", rr.cat.Term, t.Head))
 	}
@@ -375,8 +440,11 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 	if concept, bib := bibliographicValue(t.Tail, out.TailKind); bib {
 		return set(Bibliographic, EvidenceValue, concept, fmt.Sprintf("value: the tail is a %s", concept))
 	}
-	if out.TailKind == KindDate && rr.date && hr.work {
+	if out.TailKind == KindDate && rr.date && (hr.work || (c.works[t.Head] && bareDates[foldTerm(t.Relation)])) {
 		return set(Bibliographic, EvidenceValue, "year", fmt.Sprintf("value: a date of the published work %q is its publication date, a record field", t.Head))
+	}
+	if !ok && hr.work && t.Tail != t.Head && c.readHead(t.Tail).work {
+		return set(Bibliographic, EvidenceValue, "citation", fmt.Sprintf("value: %q and %q both name published works: a link between two works is a citation", t.Head, t.Tail))
 	}
 	if ok && m.Class == Subjective {
 		// A judgement-named relation with a checkable value is a fact
@@ -389,17 +457,29 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 		}
 		return set(Subjective, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a subjective term (%s)", m.Term, m.Concept))
 	}
+	if reVerdict.MatchString(strings.TrimSpace(reGloss.ReplaceAllString(t.Tail, ""))) && !(ok && m.Class != Subjective) {
+		return set(Subjective, EvidenceValue, "recommendation", fmt.Sprintf("value: %q is a recommendation verdict", t.Tail))
+	}
 	if isRating(t.Tail) && !(ok && m.Class == Organizational) && m.Veto == "" {
 		return set(Subjective, EvidenceValue, "rating", fmt.Sprintf("value: %q is a score on a rating scale, an opinion", t.Tail))
 	}
 	if ok && m.Class == Organizational && membership[m.Concept] && out.TailKind == KindNumber {
 		return set(Factual, EvidenceValue, "", fmt.Sprintf("value: %q with a number as its value is a count, not membership", m.Term))
 	}
+	if ok && m.Class == Organizational && membership[m.Concept] && out.TailKind == KindDate && rr.date {
+		return set(Factual, EvidenceValue, "", fmt.Sprintf("value: %q with a date as its value is when the head joined: an event, not membership", m.Term))
+	}
 	if ok && m.Class == Organizational && m.Concept == "contains" && out.TailKind == KindLiteral && listed(t.Tail) {
 		return set(Factual, EvidenceValue, "", fmt.Sprintf("value: %q with a literal list as its value states what the head includes, a fact", m.Term))
 	}
+	if ok && m.Class == Organizational && labelConcepts[m.Concept] && !shortLabel(t.Tail) {
+		return set(Factual, EvidenceValue, "", fmt.Sprintf("value: %q with a description as its value describes the head, it does not name a class", m.Term))
+	}
 	if ok && m.Class == Organizational {
 		return set(Organizational, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is an organizational term (%s)", m.Term, m.Concept))
+	}
+	if hok && hm.Class == Subjective && !(ok && m.Veto != "") {
+		return set(Subjective, EvidenceLexicon, hm.Concept, fmt.Sprintf("lexicon: the head %q is the answer's %s, so its triples recommend", t.Head, hm.Concept))
 	}
 	if hok && hm.Class == Organizational && (out.TailKind == KindEntity || out.TailKind == KindLiteral) {
 		return set(Organizational, EvidenceLexicon, hm.Concept, fmt.Sprintf("lexicon: the head %q is a %s node, so the triple places a member in it", t.Head, hm.Concept))
@@ -432,6 +512,78 @@ var reDateRelation = regexp.MustCompile(`(?i)\b(year|date)\b|年份|日期|时�
 // membership are the organizational concepts whose tails are members (a
 // list, a group, what a thing contains): a number there is a count of them.
 var membership = map[string]bool{"list": true, "member": true, "contains": true, "part of": true, "dimension": true}
+
+// shortLabel reports whether a value reads as a class label ("民营", "地方国有",
+// "Bilateral Nature", "A类（丝氨酸β-内酰胺酶）") rather than a description: outside
+// bracketed glosses, at most four words or twelve CJK characters, and no
+// clause punctuation.
+func shortLabel(tail string) bool {
+	// A gloss in brackets qualifies the label ("A类（丝氨酸β-内酰胺酶）").
+	s := strings.TrimSpace(reGloss.ReplaceAllString(tail, " "))
+	if s == "" || strings.ContainsAny(s, "，,；;。—–:：") {
+		return false
+	}
+	if isASCII(s) {
+		return len(strings.Fields(s)) <= 4
+	}
+	return utf8.RuneCountInString(s) <= 12
+}
+
+// sourceRelations are the relations (folded) that name a source and nothing
+// else.
+var sourceRelations = map[string]bool{"source": true, "来源": true, "信息源": true, "data from": true}
+
+// reVerdict is a value that is a recommendation verdict and nothing else:
+// "推荐", "不推荐", "慎用", "Not recommended" (a gloss in brackets aside).
+var reVerdict = regexp.MustCompile(`(?i)^((强烈|极力)?(不)?推荐|慎用|(highly |strongly )?(not )?recommended)$`)
+
+// reWeb is a value naming a website or web page: a domain, or the words.
+var reWeb = regexp.MustCompile(`(?i)\b[a-z0-9-]+\.(gov|com|org|net|edu|int|info|io|uk|de|fr|jp|cn|nl|sa|es)\b|官网|网站|门户|网页|页面|\bwebsite\b|\bweb ?page\b|\bportal\b`)
+
+// sourceSite reports whether a relation that names a source ("来源",
+// "source") has a website as its value: the answer's provenance ("来源:
+// spain.info 西班牙官方旅游网站"). A source that is a document or a law stays
+// factual ("source: Charter of the United Nations").
+func sourceSite(rr relReading, tail string) bool {
+	if !rr.source {
+		return false
+	}
+	s := tail
+	if len(s) > kg.MaxMatchBytes {
+		s = s[:kg.MaxMatchBytes]
+	}
+	return reWeb.MatchString(s)
+}
+
+// reUserCriteria is a value that names the user's requirements: whether a
+// candidate meets them is the answer's filtering, wherever it is said
+// ("国家4A级旅游景区（非5A，不符合用户要求）").
+var reUserCriteria = regexp.MustCompile(`(?i)用户(的)?(时间|地点|预算)?(要求|需求|条件|标准)|\buser'?s? (requirement|criteri|condition)`)
+
+// userCriteria reports whether a value names the user's requirements.
+func userCriteria(tail string) bool {
+	s := tail
+	if len(s) > kg.MaxMatchBytes {
+		s = s[:kg.MaxMatchBytes]
+	}
+	return reUserCriteria.MatchString(s)
+}
+
+// reNotFound is a value saying the answer's search found nothing: "None
+// found", "No Trustpilot page found", "No dedicated section or symbols found
+// on menu", "Could not find a price". A value that states an absence in the
+// world ("None" as a parent company, "No vegetarian labels on menu", "No —
+// founded 2012") does not say "found".
+var reNotFound = regexp.MustCompile(`(?i)^(none|no|nothing)\b[^—–;,:()（）]{0,60}\b(found|located|identified)\b|^(could not|couldn't|cannot|can't|unable to|did not|didn't)\s+(be\s+)?(find|found|locate|located|identify|identified|verify|verified|confirm|confirmed|determine|determined)\b`)
+
+// notFound reports whether a value says the search found nothing.
+func notFound(tail string) bool {
+	s := strings.TrimSpace(tail)
+	if len(s) > kg.MaxMatchBytes {
+		s = s[:kg.MaxMatchBytes]
+	}
+	return reNotFound.MatchString(s)
+}
 
 // isRating reports whether a value is a score on a rating scale.
 func isRating(tail string) bool { return reRating.MatchString(strings.TrimSpace(tail)) }
@@ -472,3 +624,13 @@ func ClassifyGraph(graph []kg.Triple, reference []kg.Triple) []Classification {
 	sort.Slice(out, func(i, j int) bool { return out[i].Relation < out[j].Relation })
 	return out
 }
+
+// reGloss is a bracketed gloss.
+var reGloss = regexp.MustCompile(`[（(][^（）()]*[）)]`)
+
+// labelConcepts are the organizational concepts whose value must name a
+// class to put the head into it: "分类工具: Bieberbach定理（1911–1912）：无挠三维晶体群"
+// describes a tool of a mathematical classification. Not "type": the tuned
+// labels take a described type ("蛋白类型: 膜结合型感受器组氨酸激酶...；同源二聚体")
+// as the head put into a type.
+var labelConcepts = map[string]bool{"nature": true, "classification": true}

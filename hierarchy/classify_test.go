@@ -371,7 +371,7 @@ func TestClassifyTriplesThirdRound(t *testing.T) {
 		{"a score on a rating scale is an opinion", kg.Triple{Head: "Hotel A", Relation: "guest score", Tail: "4.5/5"}, Subjective},
 		{"out of 10", kg.Triple{Head: "Game B", Relation: "IGN", Tail: "8.5 out of 10"}, Subjective},
 		{"a share is not a rating", kg.Triple{Head: "AMR", Relation: "非洲耐药感染比例", Tail: "约1/5"}, Factual},
-		{"an official grade is not a rating", kg.Triple{Head: "Hotel A", Relation: "grade", Tail: "5 stars"}, Factual},
+		{"an official grade is not a rating: it puts the head in a class, as 医院等级", kg.Triple{Head: "Hotel A", Relation: "grade", Tail: "5 stars"}, Organizational},
 		{"a vetoed score stays a fact", kg.Triple{Head: "Pathogen", Relation: "MCDA评分", Tail: "8.4/10"}, Factual},
 		{"a number under a list term is a count", kg.Triple{Head: "2026 QS", Relation: "上榜", Tail: "72所"}, Factual},
 		{"members are members", kg.Triple{Head: "Union", Relation: "成员国", Tail: "贝宁、马里"}, Organizational},
@@ -438,6 +438,128 @@ func TestClassifyTriplesFourthAndFifthRounds(t *testing.T) {
 		}
 		if got := cls[len(g)-1]; got.Class != Factual {
 			t.Errorf("Person source = %s (%s), want factual", got.Class, got.Reason)
+		}
+	})
+}
+
+// TestClassifyTriplesSixthRound covers the rules of the sixth round, each
+// with a look-alike that must keep its class.
+func TestClassifyTriplesSixthRound(t *testing.T) {
+	runTripleCases(t, []tripleCase{
+		{"the search found nothing", kg.Triple{Head: "Kintamani area", Relation: "Chinese restaurant availability", Tail: "None found"}, Meta},
+		{"no … found is the search", kg.Triple{Head: "Desa Oculus", Relation: "vegetarian labeling method", Tail: "No dedicated section or symbols found on menu"}, Meta},
+		{"an absence in the world is a fact", kg.Triple{Head: "Desa Oculus", Relation: "vegetarian labeling", Tail: "No vegetarian labels on menu"}, Factual},
+		{"a yes/no answer with a gloss is not a search note", kg.Triple{Head: "Global D", Relation: "founded before 2005", Tail: "No — nothing found before 2012"}, Factual},
+		{"a CJK not-found value", kg.Triple{Head: "Manchester MSc Economics", Relation: "Business Economics模块", Tail: "未发现该模块"}, Meta},
+		{"not published officially", kg.Triple{Head: "太和殿", Relation: "文物陈设数量", Tail: "官方未公布具体件数"}, Meta},
+		{"data insufficient", kg.Triple{Head: "万寿桥站", Relation: "附近支行", Tail: "数据不足"}, Meta},
+		{"a website as the source is provenance", kg.Triple{Head: "西班牙首都信息", Relation: "来源", Tail: "spain.info 西班牙官方旅游网站"}, Meta},
+		{"a law as the source is a fact", kg.Triple{Head: "Article 51", Relation: "source", Tail: "Charter of the United Nations"}, Factual},
+		{"a bare recommendation verdict", kg.Triple{Head: "防晒乳", Relation: "敏感肌适合度", Tail: "慎用"}, Subjective},
+		{"a verdict under a class term keeps the class", kg.Triple{Head: "Drug", Relation: "guideline class", Tail: "Recommended"}, Organizational},
+		{"a described nature is a fact", kg.Triple{Head: "CMA", Relation: "制度性质", Tail: "非完全货币联盟——无共同央行，货币政策由南非储备银行主导"}, Factual},
+		{"a nature label is a class", kg.Triple{Head: "首钢集团", Relation: "股东性质", Tail: "地方国有"}, Organizational},
+		{"a glossed class label is still a label", kg.Triple{Head: "KPC", Relation: "Ambler分类", Tail: "A类（丝氨酸β-内酰胺酶）"}, Organizational},
+		{"a described classification tool is a fact", kg.Triple{Head: "E³几何", Relation: "分类工具", Tail: "Bieberbach定理（1911–1912）：无挠三维晶体群"}, Factual},
+		{"belonging to an alliance is membership", kg.Triple{Head: "加拿大航空", Relation: "所属联盟", Tail: "星空联盟"}, Organizational},
+		{"belonging to a parent group is ownership", kg.Triple{Head: "品牌", Relation: "所属集团", Tail: "欧莱雅集团"}, Factual},
+		{"the date of joining is an event", kg.Triple{Head: "阿曼航空", Relation: "加入联盟时间", Tail: "2025年6月"}, Factual},
+		{"a longer record term beats a note", kg.Triple{Head: "Paper 14a (2013)", Relation: "publication note", Tail: "E-published January 3, 2013"}, Bibliographic},
+		{"a note alone is about the answer", kg.Triple{Head: "Paper 14a (2013)", Relation: "note", Tail: "dates from the journal's site"}, Meta},
+		{"a record field a measure would veto", kg.Triple{Head: "BPST instanton paper", Relation: "page count", Tail: "3 pages"}, Bibliographic},
+		{"a treaty's definition criteria are content", kg.Triple{Head: "1958 Geneva Convention", Relation: "Article 1 definition criteria", Tail: "adjacency, 200-metre depth, exploitability"}, Factual},
+		{"the user's criteria are meta", kg.Triple{Head: "Brand", Relation: "meets criteria", Tail: "Yes"}, Meta},
+		{"a crime score is a measure", kg.Triple{Head: "Oxford", Relation: "城市犯罪评分(每千人)", Tail: "12.3"}, Factual},
+		{"an example of a class is a member", kg.Triple{Head: "Strategy 2: controlled doping", Relation: "example", Tail: "Ca doping of Bi₂Se₃"}, Organizational},
+		{"a standing that judges", kg.Triple{Head: "Barberis, Huang & Santos (2001)", Relation: "在研究链条中的地位", Tail: "里程碑论文：首个将前景理论嵌入均衡资产定价的模型"}, Subjective},
+		{"a checkable standing is a fact", kg.Triple{Head: "条约", Relation: "法律地位", Tail: "1994年生效"}, Factual},
+		{"a past is-a link", kg.Triple{Head: "L'Ambroisie", Relation: "was a", Tail: "3-Michelin-star restaurant (until March 2026)"}, Organizational},
+		{"a value naming the user's requirements is filtering", kg.Triple{Head: "四川大熊猫栖息地", Relation: "纳入时间分组", Tail: "2000-2009年（不符合用户时间要求，排除）"}, Meta},
+		{"a group without the user is a group", kg.Triple{Head: "四川大熊猫栖息地", Relation: "纳入时间分组", Tail: "2000-2009年"}, Organizational},
+		{"a share is a measure", kg.Triple{Head: "CCPR", Relation: "2024年跟进评估中E级比例", Tail: "8.6%"}, Factual},
+		{"a deadline is a fact of a procedure", kg.Triple{Head: "CAT", Relation: "跟进报告中国家答复期限", Tail: "90天"}, Factual},
+		{"a published rank is not an opinion", kg.Triple{Head: "上海市精神卫生中心", Relation: "专科声誉排名（2023）", Tail: "全国第2名"}, Factual},
+		{"a citation rank stays a record field", kg.Triple{Head: "Wu & Gonzalez (1996)", Relation: "被引排名", Tail: "参数估计研究中第4"}, Bibliographic},
+		{"a dosing instruction is not the answer's suggestion", kg.Triple{Head: "抗抑郁药服药时间建议——度洛西汀", Relation: "建议服药时间", Tail: "餐后服"}, Factual},
+	})
+	t.Run("a work is known by two kinds of record field; its bare year is the publication year", func(t *testing.T) {
+		g := []kg.Triple{
+			{Head: "Code Motion of Control Structures", Relation: "venue", Tail: "POPL '86"},
+			{Head: "Code Motion of Control Structures", Relation: "authors", Tail: "Ron Cytron"},
+			{Head: "Code Motion of Control Structures", Relation: "year", Tail: "1986"},
+			{Head: "Kneser素分解", Relation: "发表期刊", Tail: "Jahresbericht der DMV"},
+			{Head: "Kneser素分解", Relation: "期刊卷页", Tail: "38: 248–260"},
+			{Head: "Kneser素分解", Relation: "证明年份", Tail: "1929"},
+			{Head: "Hades 2", Relation: "publisher", Tail: "Supergiant Games"},
+			{Head: "Hades 2", Relation: "year", Tail: "2025"},
+		}
+		wantClasses(t, g, map[int]Class{2: Bibliographic, 5: Factual, 7: Factual})
+	})
+	t.Run("a link between two published works is a citation", func(t *testing.T) {
+		g := []kg.Triple{
+			{Head: "Paper 3 (1995)", Relation: "builds on", Tail: "Paper 2 (1993)"},
+			{Head: "Paper 2 (1993)", Relation: "first author", Tail: "Mojica"},
+			{Head: "Paper 3 (1995)", Relation: "significance", Tail: "the most influential paper of the decade"},
+		}
+		// A class term decides before the citation rule: significance stays subjective.
+		wantClasses(t, g, map[int]Class{0: Bibliographic, 2: Subjective})
+	})
+	t.Run("a suggestion node recommends", func(t *testing.T) {
+		wantClasses(t, []kg.Triple{{Head: "Suggested 10-day itinerary", Relation: "stop 1 (Days 1-4)", Tail: "Ubud — wellness"}}, map[int]Class{0: Subjective})
+	})
+	t.Run("several roots are entities, one root is a topic", func(t *testing.T) {
+		var g []kg.Triple
+		for _, st := range []string{"培风站", "青羊宫站"} {
+			for _, b := range []string{"工商银行", "建设银行", "农业银行"} {
+				g = append(g, kg.Triple{Head: st, Relation: "附近支行", Tail: st + b})
+				g = append(g, kg.Triple{Head: st + b, Relation: "地址", Tail: "成都"})
+			}
+		}
+		for i, c := range ClassifyTriples(g, nil) {
+			if g[i].Relation == "附近支行" && c.Class != Factual {
+				t.Errorf("%v = %s (%s), want factual: two stations are not a topic root", g[i], c.Class, c.Reason)
+			}
+		}
+		one := g[:6]
+		if c := ClassifyTriples(one, nil)[0]; c.Class != Organizational || c.Evidence != EvidenceStructure {
+			t.Errorf("single root %v = %s by %s, want organizational by structure", one[0], c.Class, c.Evidence)
+		}
+	})
+}
+
+// wantClasses classifies graph g (no reference) and checks the class of the
+// triples at the given indexes.
+func wantClasses(t *testing.T, g []kg.Triple, want map[int]Class) {
+	t.Helper()
+	cls := ClassifyTriples(g, nil)
+	for i, w := range want {
+		if cls[i].Class != w {
+			t.Errorf("%v = %s (%s), want %s", g[i], cls[i].Class, cls[i].Reason, w)
+		}
+	}
+}
+
+// FuzzClassifyTriple feeds arbitrary text to the value rules (not-found,
+// user criteria, sources, verdicts, labels, glosses) and the lexicon scans:
+// every triple gets a valid class, the same one twice.
+func FuzzClassifyTriple(f *testing.F) {
+	f.Add("Kintamani area", "availability", "None found")
+	f.Add("西班牙首都信息", "来源", "spain.info 西班牙官方旅游网站")
+	f.Add("景区", "纳入时间分组", "2000-2009年（不符合用户时间要求，排除）")
+	f.Add("KPC", "Ambler分类", "A类（丝氨酸β-内酰胺酶")
+	f.Add("Paper 3 (1995)", "builds on", "Paper 2 (1993)")
+	f.Add("\xff", "source", "www.\xfe.com")
+	valid := map[Class]bool{}
+	for _, c := range Classes {
+		valid[c] = true
+	}
+	f.Fuzz(func(t *testing.T, head, rel, tail string) {
+		g := []kg.Triple{{Head: head, Relation: rel, Tail: tail}, {Head: tail, Relation: rel, Tail: head}}
+		a, b := ClassifyTriples(g, nil), ClassifyTriples(g, g)
+		for i := range g {
+			if !valid[a[i].Class] || a[i].Class != b[i].Class {
+				t.Fatalf("%v: %q then %q", g[i], a[i].Class, b[i].Class)
+			}
 		}
 	})
 }

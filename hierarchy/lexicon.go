@@ -303,14 +303,17 @@ func (l *Lexicon) pick(ms []LexiconEntry) (m lexMatch, ok bool) {
 	for i := range ms {
 		e := &ms[i]
 		c := e.Class()
-		if c == Factual {
+		if c == Factual || subsumed(ms, i) {
 			continue
 		}
 		// A factual phrase vetoes judgments and scaffolding; a measurement
-		// (average, median, count) also vetoes metadata. Nothing vetoes meta.
+		// (average, median, count) also vetoes metadata. Meta is vetoed only
+		// by a factual phrase that contains its term, the more specific
+		// reading ("definition criteria" of a treaty).
 		if veto != nil && !strings.Contains(e.norm, veto.norm) &&
 			!(c == Subjective && e.Concept == "rating" && keepsRatings[veto.Concept]) &&
-			(c == Subjective || c == Organizational || (c == Bibliographic && vetoesRecords[veto.Concept])) {
+			(c == Subjective || c == Organizational || (c == Bibliographic && vetoesRecords[veto.Concept]) ||
+				(c == Meta && strings.Contains(veto.norm, e.norm))) {
 			m.Veto = veto.Term
 			continue
 		}
@@ -324,6 +327,18 @@ func (l *Lexicon) pick(ms []LexiconEntry) (m lexMatch, ok bool) {
 		return m, false
 	}
 	return lexMatch{Class: best.Class(), Kind: best.Kind, Concept: best.Concept, Term: best.Term}, true
+}
+
+// subsumed reports whether a longer class term among ms contains ms[i]: the
+// more specific phrase decides, whatever its class ("publication note" is a
+// record field, though "note" alone is a note about the answer).
+func subsumed(ms []LexiconEntry, i int) bool {
+	for j := range ms {
+		if j != i && ms[j].Kind != string(Factual) && len(ms[j].norm) > len(ms[i].norm) && strings.Contains(ms[j].norm, ms[i].norm) {
+			return true
+		}
+	}
+	return false
 }
 
 // relationTermOf returns the longest factual "relation" term in rel, if any:

@@ -9,7 +9,7 @@ import (
 
 // rulesVersion names the classification rules; bump it when a change to
 // the code (not the lexicon) changes a class.
-const rulesVersion = "per-triple-3"
+const rulesVersion = "per-triple-4"
 
 // Version names the classification in use (the rules and a hash of the
 // embedded lexicon), so that stores keeping classes can tell when they are
