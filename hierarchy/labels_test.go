@@ -74,6 +74,9 @@ var blindSets = []blindSet{
 	{"held-out 3", "labelled_triples_heldout3.tsv", "labelled_triples_heldout3_second.tsv",
 		"labelled blind during the fifth round (seed 20261205), never tuned on, measured once after it",
 		heldOut3AccuracyFloor, heldOut3RecallFloor},
+	{"held-out 4", "labelled_triples_heldout4.tsv", "labelled_triples_heldout4_second.tsv",
+		"labelled blind before the sixth round (per sample 100 at random, seed 20261206, and up to 10 per rarer class by reading), never tuned on, measured once after it",
+		heldOut4AccuracyFloor, heldOut4RecallFloor},
 }
 
 // readLabelledTriples reads testdata/name: 8 tab-separated fields
@@ -254,6 +257,9 @@ type evaluation struct {
 	old, tuned, heldOut confusion
 	// blind are the blindSets, in order.
 	blind []blindResult
+	// uniform is the classifier on the uniform draw (uniformDrawFile): the
+	// held-out samples' own class mix.
+	uniform confusion
 	// misses of the tuned sets only: held-out misses are never printed, so
 	// that nobody tunes on them by reading the test log.
 	misses []string
@@ -355,6 +361,7 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 		}
 		ev.blind = append(ev.blind, res)
 	}
+	ev.uniform = uniformDraw(t, heldOutLabels(t, rows, claim), check)
 	for _, r := range rows {
 		got := check(r)
 		switch {
@@ -395,6 +402,89 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 	return ev
 }
 
+// Every earlier held-out set was drawn among the triples no file labelled
+// yet, and the scans before it had taken out many of the rarer classes: the
+// fourth set's random draw is 83% factual, where the second's was 74%. So
+// the uniform draw takes per held-out sample 100 triples uniformly at random
+// among all its triples, labelled or not (seed 20261208), and labels the
+// ones no file held (uniformLabelsFile): its accuracy is the samples' own.
+const (
+	uniformDrawFile   = "heldout_uniform_draw.tsv"
+	uniformLabelsFile = "labelled_triples_heldout5.tsv"
+)
+
+// heldOutLabels claims the uniform draw's new labels and returns the class
+// of every labelled held-out triple, by fixture/side/index: the held-out rows
+// of rows, every blind set and the uniform draw's own labels.
+func heldOutLabels(t *testing.T, rows []labelledTriple, claim func(labelledTriple)) map[string]labelledTriple {
+	t.Helper()
+	held := strings.Fields(heldOutSamples)
+	isHeld := func(s string) bool {
+		for _, h := range held {
+			if h == s {
+				return true
+			}
+		}
+		return false
+	}
+	out := map[string]labelledTriple{}
+	add := func(r labelledTriple) { out[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)] = r }
+	for _, r := range rows {
+		if isHeld(r.fixture) {
+			add(r)
+		}
+	}
+	for _, set := range blindSets {
+		for _, r := range readLabelledTriples(t, set.file) {
+			add(r)
+		}
+	}
+	for _, r := range readLabelledTriples(t, uniformLabelsFile) {
+		if !isHeld(r.fixture) || r.draw != "random" {
+			t.Fatalf("%s:%d: %s/%s: the uniform draw's labels are held-out random rows", r.file, r.line, r.fixture, r.draw)
+		}
+		claim(r)
+		add(r)
+	}
+	return out
+}
+
+// uniformDraw measures the classifier (check) on the uniform draw, each
+// triple with its label from labels.
+func uniformDraw(t *testing.T, labels map[string]labelledTriple, check func(labelledTriple) Class) confusion {
+	t.Helper()
+	path := filepath.Join("testdata", uniformDrawFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConfusion()
+	seen := map[string]bool{}
+	for n, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if n == 0 {
+			continue // header
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			t.Fatalf("%s:%d: %d fields, want fixture side index", path, n+1, len(f))
+		}
+		key := strings.Join(f, "/")
+		if seen[key] {
+			t.Fatalf("%s:%d: %s drawn twice", path, n+1, key)
+		}
+		seen[key] = true
+		r, ok := labels[key]
+		if !ok {
+			t.Fatalf("%s:%d: %s has no label in any held-out file", path, n+1, key)
+		}
+		c[r.class][check(r)]++
+	}
+	if n, _ := c.total(); n != 400 {
+		t.Fatalf("%s: %d triples, want 100 per held-out sample", path, n)
+	}
+	return c
+}
+
 // clean is how labelled_triples.tsv writes a value: whitespace runs (tabs,
 // newlines) as one space.
 func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -432,11 +522,13 @@ var heldOutRecallFloor = map[Class]float64{
 // bibliographic 0.812, subjective 0.710, meta 0.606. Far under the first
 // held-out set and the in-sample 0.972: the first set had been measured
 // after every round (four times), so choices that happened to suit it
-// survived; a fresh set is the honest figure.
+// survived; a fresh set is the honest figure. After the sixth round:
+// 300/380 = 0.789 (random draw 167/200 = 0.835, unchanged); recall
+// organizational 0.649, meta 0.636, the others unchanged.
 const heldOut2AccuracyFloor = 0.78
 
 var heldOut2RecallFloor = map[Class]float64{
-	Factual: 0.87, Organizational: 0.63, Bibliographic: 0.81, Subjective: 0.70, Meta: 0.60,
+	Factual: 0.87, Organizational: 0.64, Bibliographic: 0.81, Subjective: 0.70, Meta: 0.63,
 }
 
 // Floors on the third held-out labels, set from their one measurement,
@@ -444,10 +536,43 @@ var heldOut2RecallFloor = map[Class]float64{
 // second held-out sets did not move in that round, not one triple): accuracy
 // 303/380 = 0.797 (random draw 176/200 = 0.880); recall factual 0.882,
 // organizational 0.632, bibliographic 0.758, subjective 0.966, meta 0.333.
-const heldOut3AccuracyFloor = 0.79
+// After the sixth round: 307/380 = 0.808 (random draw 176/200 = 0.880,
+// unchanged); recall meta 0.524, the others unchanged.
+const heldOut3AccuracyFloor = 0.80
 
 var heldOut3RecallFloor = map[Class]float64{
-	Factual: 0.88, Organizational: 0.63, Bibliographic: 0.75, Subjective: 0.96, Meta: 0.33,
+	Factual: 0.88, Organizational: 0.63, Bibliographic: 0.75, Subjective: 0.96, Meta: 0.52,
+}
+
+// Floors on the fourth held-out labels, set from their one measurement,
+// after the sixth round: accuracy 419/454 = 0.923 (random draw 375/400 =
+// 0.938); recall factual 0.949, organizational 0.788, bibliographic 0.933,
+// subjective 1.000 (17), meta 0.750 (8). That meets the issue-15 targets,
+// and it is NOT evidence that they are met: the classifier before the sixth
+// round scores 417/454 = 0.918 (random draw 0.935) on the same labels. The
+// set was drawn among the triples no earlier file held, after three scans
+// had taken many of the rarer and harder triples out: its random draw is 83%
+// factual, the second set's 74%. The uniform draw below is the honest one.
+// Its second labelling agrees on 400 of 400 (kappa 1.000): the labellers
+// followed the earlier files' labels of the same relations, so it is no
+// independent check of the labels.
+const heldOut4AccuracyFloor = 0.92
+
+var heldOut4RecallFloor = map[Class]float64{
+	Factual: 0.94, Organizational: 0.78, Bibliographic: 0.93, Subjective: 0.94, Meta: 0.74,
+}
+
+// Floors on the uniform draw, set from its one measurement after the sixth
+// round: accuracy 348/400 = 0.870; recall factual 0.911, organizational
+// 0.723 (47), bibliographic 0.840 (25), subjective 0.760 (25), meta 0.700
+// (10). Every class recall reaches 0.70; accuracy does not reach 0.90. The
+// classifier before the sixth round scores the same 348/400, class by class:
+// the round's rules and words, made on 36 external samples, changed no
+// triple of the draw.
+const uniformAccuracyFloor = 0.86
+
+var uniformRecallFloor = map[Class]float64{
+	Factual: 0.91, Organizational: 0.72, Bibliographic: 0.83, Subjective: 0.75, Meta: 0.69,
 }
 
 // targets are the issue-15 goals, reported (not enforced) by the test.
@@ -490,6 +615,7 @@ func TestLabelledTriples(t *testing.T) {
 		t.Logf("%s random draw, second labelling against the classifier: kappa %.3f\n%s", title, b.vsSecond.kappa(), b.vsSecond)
 	}
 	t.Logf("HELD OUT, all %d sets:\n%s", 1+len(ev.blind), all)
+	t.Logf("HELD OUT, UNIFORM DRAW (%s: per sample 100 drawn uniformly among all its triples, seed 20261208; labels from every held-out file, %s for the ones none held), measured once after the sixth round:\n%s", uniformDrawFile, uniformLabelsFile, ev.uniform)
 	type floor struct {
 		name   string
 		c      confusion
@@ -514,8 +640,21 @@ func TestLabelledTriples(t *testing.T) {
 			}
 		}
 	}
+	floors = append(floors, floor{"uniform draw", ev.uniform, uniformAccuracyFloor, uniformRecallFloor, 400})
 	for _, f := range append(floors, floor{name: "all held-out sets", c: all}) {
 		t.Logf("issue-15 targets on %s (accuracy >= %.2f, every recall >= %.2f) met: %v", f.name, targetAccuracy, targetRecall, targetsMet(f.c))
+	}
+	// A blind set's scan rows were picked for the rarer classes and their
+	// look-alikes, so the accuracy of all its labels weighs those up; the
+	// random draw's accuracy is the figure for a sample's own class mix,
+	// and the recall of a class is best measured on all its labels.
+	for _, b := range ev.blind {
+		met := b.random.accuracy() >= targetAccuracy
+		for _, c := range Classes {
+			r, _ := b.all.recall(c)
+			met = met && r >= targetRecall
+		}
+		t.Logf("issue-15 targets on %s, accuracy of its random draw %.3f, recall over all its labels: met: %v", b.set.name, b.random.accuracy(), met)
 	}
 }
 
