@@ -90,8 +90,8 @@ type GraphContext struct {
 	// a context may be shared; a string not in them is read directly.
 	rels  map[string]relReading
 	heads map[string]relReading
-	// works are the nodes a relation points at as a published work
-	// ("representative paper -> <title>"): their dates are publication dates.
+	// works are the published works found by the graph's triples
+	// (workNodes): their bare dates are publication dates.
 	works map[string]bool
 }
 
@@ -545,14 +545,7 @@ var reWeb = regexp.MustCompile(`(?i)\b[a-z0-9-]+\.(gov|com|org|net|edu|int|info|
 // spain.info 西班牙官方旅游网站"). A source that is a document or a law stays
 // factual ("source: Charter of the United Nations").
 func sourceSite(rr relReading, tail string) bool {
-	if !rr.source {
-		return false
-	}
-	s := tail
-	if len(s) > kg.MaxMatchBytes {
-		s = s[:kg.MaxMatchBytes]
-	}
-	return reWeb.MatchString(s)
+	return rr.source && reWeb.MatchString(kg.MatchText(tail))
 }
 
 // reUserCriteria is a value that names the user's requirements: whether a
@@ -561,13 +554,7 @@ func sourceSite(rr relReading, tail string) bool {
 var reUserCriteria = regexp.MustCompile(`(?i)用户(的)?(时间|地点|预算)?(要求|需求|条件|标准)|\buser'?s? (requirement|criteri|condition)`)
 
 // userCriteria reports whether a value names the user's requirements.
-func userCriteria(tail string) bool {
-	s := tail
-	if len(s) > kg.MaxMatchBytes {
-		s = s[:kg.MaxMatchBytes]
-	}
-	return reUserCriteria.MatchString(s)
-}
+func userCriteria(tail string) bool { return reUserCriteria.MatchString(kg.MatchText(tail)) }
 
 // reNotFound is a value saying the answer's search found nothing: "None
 // found", "No Trustpilot page found", "No dedicated section or symbols found
@@ -577,13 +564,7 @@ func userCriteria(tail string) bool {
 var reNotFound = regexp.MustCompile(`(?i)^(none|no|nothing)\b[^—–;,:()（）]{0,60}\b(found|located|identified)\b|^(could not|couldn't|cannot|can't|unable to|did not|didn't)\s+(be\s+)?(find|found|locate|located|identify|identified|verify|verified|confirm|confirmed|determine|determined)\b`)
 
 // notFound reports whether a value says the search found nothing.
-func notFound(tail string) bool {
-	s := strings.TrimSpace(tail)
-	if len(s) > kg.MaxMatchBytes {
-		s = s[:kg.MaxMatchBytes]
-	}
-	return reNotFound.MatchString(s)
-}
+func notFound(tail string) bool { return reNotFound.MatchString(strings.TrimSpace(kg.MatchText(tail))) }
 
 // isRating reports whether a value is a score on a rating scale.
 func isRating(tail string) bool { return reRating.MatchString(strings.TrimSpace(tail)) }
