@@ -457,7 +457,7 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 		}
 		return set(Subjective, EvidenceLexicon, m.Concept, fmt.Sprintf("lexicon: %q is a subjective term (%s)", m.Term, m.Concept))
 	}
-	if reVerdict.MatchString(strings.TrimSpace(reGloss.ReplaceAllString(t.Tail, ""))) && !(ok && m.Class != Subjective) {
+	if !(ok && m.Class != Subjective) && verdict(t.Tail) {
 		return set(Subjective, EvidenceValue, "recommendation", fmt.Sprintf("value: %q is a recommendation verdict", t.Tail))
 	}
 	if isRating(t.Tail) && !(ok && m.Class == Organizational) && m.Veto == "" {
@@ -537,6 +537,19 @@ var sourceRelations = map[string]bool{"source": true, "来源": true, "信息源
 // "推荐", "不推荐", "慎用", "Not recommended" (a gloss in brackets aside).
 var reVerdict = regexp.MustCompile(`(?i)^((强烈|极力)?(不)?推荐|慎用|(highly |strongly )?(not )?recommended)$`)
 
+// verdict reports whether a value is a recommendation verdict and nothing
+// else (a gloss in brackets aside).
+func verdict(tail string) bool {
+	if len(tail) > maxVerdictBytes || !(strings.Contains(tail, "推荐") || strings.Contains(tail, "慎用") || strings.Contains(strings.ToLower(tail), "recommended")) {
+		return false
+	}
+	return reVerdict.MatchString(strings.TrimSpace(reGloss.ReplaceAllString(tail, "")))
+}
+
+// maxVerdictBytes bounds a value worth reading as a verdict: the longest
+// ("strongly not recommended") with a short gloss.
+const maxVerdictBytes = 96
+
 // reWeb is a value naming a website or web page: a domain, or the words.
 var reWeb = regexp.MustCompile(`(?i)\b[a-z0-9-]+\.(gov|com|org|net|edu|int|info|io|uk|de|fr|jp|cn|nl|sa|es)\b|官网|网站|门户|网页|页面|\bwebsite\b|\bweb ?page\b|\bportal\b`)
 
@@ -554,7 +567,11 @@ func sourceSite(rr relReading, tail string) bool {
 var reUserCriteria = regexp.MustCompile(`(?i)用户(的)?(时间|地点|预算)?(要求|需求|条件|标准)|\buser'?s? (requirement|criteri|condition)`)
 
 // userCriteria reports whether a value names the user's requirements.
-func userCriteria(tail string) bool { return reUserCriteria.MatchString(kg.MatchText(tail)) }
+func userCriteria(tail string) bool {
+	s := kg.MatchText(tail)
+	// Most values name neither the user nor a 用户: skip the scan.
+	return (strings.Contains(s, "用户") || strings.Contains(strings.ToLower(s), "user")) && reUserCriteria.MatchString(s)
+}
 
 // reNotFound is a value saying the answer's search found nothing: "None
 // found", "No Trustpilot page found", "No dedicated section or symbols found
@@ -564,7 +581,12 @@ func userCriteria(tail string) bool { return reUserCriteria.MatchString(kg.Match
 var reNotFound = regexp.MustCompile(`(?i)^(none|no|nothing)\b[^—–;,:()（）]{0,60}\b(found|located|identified)\b|^(could not|couldn't|cannot|can't|unable to|did not|didn't)\s+(be\s+)?(find|found|locate|located|identify|identified|verify|verified|confirm|confirmed|determine|determined)\b`)
 
 // notFound reports whether a value says the search found nothing.
-func notFound(tail string) bool { return reNotFound.MatchString(strings.TrimSpace(kg.MatchText(tail))) }
+func notFound(tail string) bool {
+	s := strings.TrimSpace(kg.MatchText(tail))
+	// The pattern opens with none/no/nothing, could/couldn't/cannot/can't,
+	// unable or did/didn't: skip the others.
+	return s != "" && strings.ContainsRune("nNcCuUdD", rune(s[0])) && reNotFound.MatchString(s)
+}
 
 // isRating reports whether a value is a score on a rating scale.
 func isRating(tail string) bool { return reRating.MatchString(strings.TrimSpace(tail)) }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kgjudge/kgjudge/kg"
 )
@@ -110,8 +111,14 @@ func ParseLexicon(b []byte) (*Lexicon, error) {
 		}
 		l.entries = append(l.entries, e)
 		place := e.Where
-		if place == "exact" {
+		switch place {
+		case "exact":
 			place = "relation"
+		case "tail":
+			// A value is read for two things at two moments: a verification
+			// status (meta, for every triple) and an evaluative marker
+			// (subjective, for judgement-named relations only).
+			place = "tail-" + string(e.Class())
 		}
 		l.byPlace[place] = append(l.byPlace[place], e)
 	}
@@ -184,10 +191,8 @@ var keepsRatings = map[string]bool{"aggregate": true, "popularity": true}
 
 // evaluative reports the first evaluative marker in a tail, if any.
 func (l *Lexicon) evaluative(tail string) (string, bool) {
-	for _, e := range l.matchWhere(tail, "tail") {
-		if e.Class() == Subjective {
-			return e.Term, true
-		}
+	for _, e := range l.matchWhere(tail, "tail-"+string(Subjective)) {
+		return e.Term, true
 	}
 	return "", false
 }
@@ -198,13 +203,22 @@ func (l *Lexicon) evaluative(tail string) (string, bool) {
 // word inside a longer statement qualifies a fact about the world ("the
 // outcome remains uncertain", "可能与耐药相关（功能待确认）").
 func (l *Lexicon) verificationStatus(tail string) (LexiconEntry, bool) {
-	folded := foldTerm(tail)
-	for _, e := range l.matchFolded(folded, "tail") {
-		if e.Class() != Meta {
-			continue
+	// Every triple's value is read here, so only its opening is folded: a
+	// status opens the value, and a value longer than the opening is too
+	// long to be a short CJK status or a whole-value term.
+	opening, whole := tail, true
+	if len(tail) > statusOpeningBytes {
+		cut := statusOpeningBytes
+		for cut > 0 && !utf8.RuneStart(tail[cut]) {
+			cut--
 		}
-		if folded == e.norm || strings.HasPrefix(folded, e.norm+" ") || (!e.ascii && strings.HasPrefix(folded, e.norm)) ||
-			(!e.ascii && len([]rune(folded)) <= maxStatusRunes && strings.HasSuffix(folded, e.norm)) {
+		opening, whole = tail[:cut], false
+	}
+	folded := foldTerm(opening)
+	short := whole && utf8.RuneCountInString(folded) <= maxStatusRunes
+	for _, e := range l.byPlace["tail-"+string(Meta)] {
+		if (whole && folded == e.norm) || strings.HasPrefix(folded, e.norm+" ") || (!e.ascii && strings.HasPrefix(folded, e.norm)) ||
+			(!e.ascii && short && strings.HasSuffix(folded, e.norm)) {
 			return e, true
 		}
 	}
@@ -213,6 +227,10 @@ func (l *Lexicon) verificationStatus(tail string) (LexiconEntry, bool) {
 
 // maxStatusRunes bounds a value that is a CJK status ("三甲待确认", "等级未核实").
 const maxStatusRunes = 8
+
+// statusOpeningBytes is how much of a value verificationStatus folds: more
+// than any status term with the word after it.
+const statusOpeningBytes = 160
 
 // categoryTerm reports the "category:" entry that is the whole relation rel.
 func (l *Lexicon) categoryTerm(rel string) (LexiconEntry, bool) {
