@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -419,14 +420,7 @@ const (
 func heldOutLabels(t *testing.T, rows []labelledTriple, claim func(labelledTriple)) map[string]labelledTriple {
 	t.Helper()
 	held := strings.Fields(heldOutSamples)
-	isHeld := func(s string) bool {
-		for _, h := range held {
-			if h == s {
-				return true
-			}
-		}
-		return false
-	}
+	isHeld := func(s string) bool { return slices.Contains(held, s) }
 	out := map[string]labelledTriple{}
 	add := func(r labelledTriple) { out[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)] = r }
 	for _, r := range rows {
