@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/stats"
 )
 
 // The split of the hand-labelled triples (testdata/labelled_triples.tsv) is
@@ -258,9 +259,9 @@ type evaluation struct {
 	old, tuned, heldOut confusion
 	// blind are the blindSets, in order.
 	blind []blindResult
-	// uniform is the classifier on the uniform draw (uniformDrawFile): the
+	// uniform is the classifier on each uniform draw (uniformSets): the
 	// held-out samples' own class mix.
-	uniform confusion
+	uniform []uniformResult
 	// misses of the tuned sets only: held-out misses are never printed, so
 	// that nobody tunes on them by reading the test log.
 	misses []string
@@ -362,7 +363,10 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 		}
 		ev.blind = append(ev.blind, res)
 	}
-	ev.uniform = uniformDraw(t, heldOutLabels(t, rows, claim), check)
+	labels := heldOutLabels(t, rows, claim)
+	for _, u := range uniformSets {
+		ev.uniform = append(ev.uniform, uniformDraw(t, u, labels, check))
+	}
 	for _, r := range rows {
 		got := check(r)
 		switch {
@@ -405,18 +409,37 @@ func evaluate(t *testing.T, cls classifier) evaluation {
 
 // Every earlier held-out set was drawn among the triples no file labelled
 // yet, and the scans before it had taken out many of the rarer classes: the
-// fourth set's random draw is 83% factual, where the second's was 74%. So
-// the uniform draw takes per held-out sample 100 triples uniformly at random
-// among all its triples, labelled or not (seed 20261208), and labels the
-// ones no file held (uniformLabelsFile): its accuracy is the samples' own.
-const (
-	uniformDrawFile   = "heldout_uniform_draw.tsv"
-	uniformLabelsFile = "labelled_triples_heldout5.tsv"
-)
+// fourth set's random draw is 83% factual, where the second's was 74%. So a
+// uniform draw takes per held-out sample a fixed number of triples uniformly
+// at random among all its triples, labelled or not, and labels the ones no
+// file held: its accuracy is the samples' own.
+type uniformSet struct {
+	name string
+	// draw lists the drawn triples (fixture side index); labels holds the
+	// labels of the drawn triples that no earlier file held, and second
+	// (if any) the same rows labelled again. independent (if any) labels
+	// every drawn triple again by labellers who read only the class
+	// definitions and the samples, never an earlier label.
+	draw, labels, second, independent string
+	perSample                         int
+	note                              string
+	accFloor                          float64
+	recallFloor                       map[Class]float64
+}
 
-// heldOutLabels claims the uniform draw's new labels and returns the class
+// uniformSets in the order they were made.
+var uniformSets = []uniformSet{
+	{"uniform draw", "heldout_uniform_draw.tsv", "labelled_triples_heldout5.tsv", "", "", 100,
+		"per sample 100 drawn uniformly among all its triples, seed 20261208 (labelling/draw_uniform.py); measured once after the sixth round",
+		uniformAccuracyFloor, uniformRecallFloor},
+	{"uniform draw 2", "heldout_uniform_draw2.tsv", "labelled_triples_heldout6.tsv", "labelled_triples_heldout6_second.tsv", "labelled_triples_heldout6_independent.tsv", 150,
+		"per sample 150 drawn uniformly among all its triples, seed 20261209 (labelling/draw_uniform.py 20261209 150), labelled after the sixth round; measured once, with the sixth round's classifier",
+		uniform2AccuracyFloor, uniform2RecallFloor},
+}
+
+// heldOutLabels claims the uniform draws' new labels and returns the class
 // of every labelled held-out triple, by fixture/side/index: the held-out rows
-// of rows, every blind set and the uniform draw's own labels.
+// of rows, every blind set and the uniform draws' own labels.
 func heldOutLabels(t *testing.T, rows []labelledTriple, claim func(labelledTriple)) map[string]labelledTriple {
 	t.Helper()
 	held := strings.Fields(heldOutSamples)
@@ -433,26 +456,63 @@ func heldOutLabels(t *testing.T, rows []labelledTriple, claim func(labelledTripl
 			add(r)
 		}
 	}
-	for _, r := range readLabelledTriples(t, uniformLabelsFile) {
-		if !isHeld(r.fixture) || r.draw != "random" {
-			t.Fatalf("%s:%d: %s/%s: the uniform draw's labels are held-out random rows", r.file, r.line, r.fixture, r.draw)
+	for _, u := range uniformSets {
+		for _, r := range readLabelledTriples(t, u.labels) {
+			if !isHeld(r.fixture) || r.draw != "random" {
+				t.Fatalf("%s:%d: %s/%s: a uniform draw's labels are held-out random rows", r.file, r.line, r.fixture, r.draw)
+			}
+			claim(r)
+			add(r)
 		}
-		claim(r)
-		add(r)
 	}
 	return out
 }
 
-// uniformDraw measures the classifier (check) on the uniform draw, each
+// uniformResult is the classifier on one uniform draw, and for a draw
+// labelled twice, the first labelling of its new rows (rows) against the
+// second (columns).
+type uniformResult struct {
+	set            uniformSet
+	c, humans, vs2 confusion
+	// indep is the team's label (rows) against the independent one
+	// (columns), vsIndep the independent label against the classifier.
+	indep, vsIndep confusion
+	// clusters counts, per relation string of a sample, the drawn triples
+	// and the ones the classifier gets right: triples of one relation share
+	// a labelling convention and a rule, so they are not independent draws.
+	clusters map[string][2]int
+}
+
+// interval says how sure the draw's accuracy is: Wilson's interval counts
+// every triple as an independent draw; the cluster bootstrap resamples
+// whole relation strings (stats.RatioBootstrap), which is the honest one
+// when a relation's triples are right or wrong together.
+func (u uniformResult) interval() string {
+	n, k := u.c.total()
+	keys := make([]string, 0, len(u.clusters))
+	for key := range u.clusters {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	ks, ns := make([]int, len(keys)), make([]int, len(keys))
+	for i, key := range keys {
+		ks[i], ns[i] = u.clusters[key][0], u.clusters[key][1]
+	}
+	w := stats.Wilson95(k, n)
+	b := stats.RatioBootstrap(ks, ns, 0, stats.BootstrapSeed)
+	return fmt.Sprintf("accuracy %d/%d = %.3f, 95%% Wilson [%.3f, %.3f], 95%% bootstrap over %d relation strings [%.3f, %.3f]", k, n, ratio(k, n), w.Low, w.High, b.Clusters, b.Low, b.High)
+}
+
+// uniformDraw measures the classifier (check) on the uniform draw u, each
 // triple with its label from labels.
-func uniformDraw(t *testing.T, labels map[string]labelledTriple, check func(labelledTriple) Class) confusion {
+func uniformDraw(t *testing.T, u uniformSet, labels map[string]labelledTriple, check func(labelledTriple) Class) uniformResult {
 	t.Helper()
-	path := filepath.Join("testdata", uniformDrawFile)
+	path := filepath.Join("testdata", u.draw)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newConfusion()
+	res := uniformResult{set: u, c: newConfusion(), humans: newConfusion(), vs2: newConfusion(), indep: newConfusion(), vsIndep: newConfusion(), clusters: map[string][2]int{}}
 	seen := map[string]bool{}
 	for n, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
 		if n == 0 {
@@ -471,12 +531,51 @@ func uniformDraw(t *testing.T, labels map[string]labelledTriple, check func(labe
 		if !ok {
 			t.Fatalf("%s:%d: %s has no label in any held-out file", path, n+1, key)
 		}
-		c[r.class][check(r)]++
+		got := check(r)
+		res.c[r.class][got]++
+		cl := res.clusters[r.fixture+"\x1f"+r.relation]
+		cl[1]++
+		if got == r.class {
+			cl[0]++
+		}
+		res.clusters[r.fixture+"\x1f"+r.relation] = cl
 	}
-	if n, _ := c.total(); n != 400 {
-		t.Fatalf("%s: %d triples, want 100 per held-out sample", path, n)
+	if n, _ := res.c.total(); n != 4*u.perSample {
+		t.Fatalf("%s: %d triples, want %d per held-out sample", path, n, u.perSample)
 	}
-	return c
+	if u.independent != "" {
+		for _, r := range readLabelledTriples(t, u.independent) {
+			key := fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)
+			team, ok := labels[key]
+			if !ok || !seen[key] {
+				t.Fatalf("%s:%d: %s is not in %s", r.file, r.line, key, u.draw)
+			}
+			res.indep[team.class][r.class]++
+			res.vsIndep[r.class][check(r)]++
+		}
+		if n, _ := res.indep.total(); n != 4*u.perSample {
+			t.Fatalf("%s labels %d triples, want all %d of %s", u.independent, n, 4*u.perSample, u.draw)
+		}
+	}
+	if u.second == "" {
+		return res
+	}
+	first := map[string]labelledTriple{}
+	for _, r := range readLabelledTriples(t, u.labels) {
+		first[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)] = r
+	}
+	for _, r := range readLabelledTriples(t, u.second) {
+		f, ok := first[fmt.Sprintf("%s/%s/%d", r.fixture, r.side, r.index)]
+		if !ok {
+			t.Fatalf("%s:%d: %s/%s[%d] is not in %s", r.file, r.line, r.fixture, r.side, r.index, u.labels)
+		}
+		res.humans[f.class][r.class]++
+		res.vs2[r.class][check(r)]++
+	}
+	if n, _ := res.humans.total(); n != len(first) {
+		t.Fatalf("%s labels %d triples, want all %d of %s", u.second, n, len(first), u.labels)
+	}
+	return res
 }
 
 // clean is how labelled_triples.tsv writes a value: whitespace runs (tabs,
@@ -569,6 +668,24 @@ var uniformRecallFloor = map[Class]float64{
 	Factual: 0.91, Organizational: 0.72, Bibliographic: 0.83, Subjective: 0.75, Meta: 0.69,
 }
 
+// Floors on the second uniform draw (150 per held-out sample, seed
+// 20261209; 378 of its 600 triples had labels in earlier files, 222 were
+// labelled for it), set from its one measurement with the sixth round's
+// classifier (nothing changed between the draw and the measurement):
+// accuracy 538/600 = 0.897, 95% Wilson [0.870, 0.919], bootstrap over its
+// 338 relation strings [0.853, 0.934]; recall factual 0.932 (453),
+// organizational 0.732 (56), bibliographic 0.927 (41), subjective 0.781
+// (32), meta 0.667 (18). Accuracy is short of 0.90 by two triples and meta
+// recall short of 0.70 by one triple; both targets lie inside the
+// intervals. Its new rows' second labelling agrees on 222 of 222, and 174
+// of the 222 "why" texts are identical: the labellers followed the earlier
+// files' labels of the same relations, so that is no independent check.
+const uniform2AccuracyFloor = 0.89
+
+var uniform2RecallFloor = map[Class]float64{
+	Factual: 0.93, Organizational: 0.73, Bibliographic: 0.92, Subjective: 0.78, Meta: 0.66,
+}
+
 // targets are the issue-15 goals, reported (not enforced) by the test.
 const (
 	targetAccuracy = 0.90
@@ -609,7 +726,16 @@ func TestLabelledTriples(t *testing.T) {
 		t.Logf("%s random draw, second labelling against the classifier: kappa %.3f\n%s", title, b.vsSecond.kappa(), b.vsSecond)
 	}
 	t.Logf("HELD OUT, all %d sets:\n%s", 1+len(ev.blind), all)
-	t.Logf("HELD OUT, UNIFORM DRAW (%s: per sample 100 drawn uniformly among all its triples, seed 20261208; labels from every held-out file, %s for the ones none held), measured once after the sixth round:\n%s", uniformDrawFile, uniformLabelsFile, ev.uniform)
+	for _, u := range ev.uniform {
+		t.Logf("HELD OUT, %s (%s: %s; labels from every held-out file, %s for the ones none held):\n%s%s", strings.ToUpper(u.set.name), u.set.draw, u.set.note, u.set.labels, u.c, u.interval())
+		if u.set.independent != "" {
+			t.Logf("%s, the team's labels (rows) against an independent labelling that saw no earlier label (columns, %s): kappa %.3f\n%s", strings.ToUpper(u.set.name), u.set.independent, u.indep.kappa(), u.indep.between("the team", "independent"))
+			t.Logf("%s, the independent labelling (rows) against the classifier (columns): kappa %.3f\n%s", strings.ToUpper(u.set.name), u.vsIndep.kappa(), u.vsIndep)
+		}
+		if u.set.second != "" {
+			t.Logf("%s, its new rows labelled twice (rows: %s, columns: %s): kappa %.3f\n%s", strings.ToUpper(u.set.name), u.set.labels, u.set.second, u.humans.kappa(), u.humans.between("first", "second"))
+		}
+	}
 	type floor struct {
 		name   string
 		c      confusion
@@ -620,6 +746,11 @@ func TestLabelledTriples(t *testing.T) {
 	floors := []floor{{"held-out", ev.heldOut, heldOutAccuracyFloor, heldOutRecallFloor, 150}}
 	for _, b := range ev.blind {
 		floors = append(floors, floor{b.set.name, b.all, b.set.accFloor, b.set.recallFloor, 300})
+	}
+	for _, u := range ev.uniform {
+		// The uniform draws were appended after this check until the seventh
+		// stop, so their floors were printed but not enforced.
+		floors = append(floors, floor{u.set.name, u.c, u.set.accFloor, u.set.recallFloor, 4 * u.set.perSample})
 	}
 	for _, f := range floors {
 		if n, _ := f.c.total(); n < f.min {
@@ -634,7 +765,6 @@ func TestLabelledTriples(t *testing.T) {
 			}
 		}
 	}
-	floors = append(floors, floor{"uniform draw", ev.uniform, uniformAccuracyFloor, uniformRecallFloor, 400})
 	for _, f := range append(floors, floor{name: "all held-out sets", c: all}) {
 		t.Logf("issue-15 targets on %s (accuracy >= %.2f, every recall >= %.2f) met: %v", f.name, targetAccuracy, targetRecall, targetsMet(f.c))
 	}
@@ -681,6 +811,12 @@ func (c confusion) kappa() float64 {
 		return 1
 	}
 	return (float64(k)/float64(n) - pe) / (1 - pe)
+}
+
+// between is String for two labellings instead of a label and the
+// classifier: rows and columns named.
+func (c confusion) between(rows, cols string) string {
+	return strings.Replace(c.String(), "confusion (rows: label, columns: classifier)", "confusion (rows: "+rows+", columns: "+cols+")", 1)
 }
 
 // add adds o's counts to c.
