@@ -6,12 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/kgjudge/kgjudge/hierarchy"
+	"github.com/kgjudge/kgjudge/hierarchy/llmclass"
 	"github.com/kgjudge/kgjudge/kgstore"
+	"github.com/kgjudge/kgjudge/llmjudge/transport"
 	"github.com/kgjudge/kgjudge/matcher"
 	"github.com/kgjudge/kgjudge/stats"
 )
@@ -22,6 +26,14 @@ type structureOptions struct {
 	Protocol string
 	Top      int
 	JSON     bool
+	// The LLM class pass (off when ClassifyLLM is empty).
+	ClassifyLLM string
+	LLMURL      string
+	LLMModel    string
+	LLMTimeout  time.Duration
+	LLMAttempts int
+	// completer replaces the OpenAI client (tests).
+	completer transport.Completer
 }
 
 func structureCommand() *ucli.Command {
@@ -29,7 +41,7 @@ func structureCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "structure",
 		Usage:     "explain a scored run: relation classes, depth and flatness, coverage by class, invalid predictions, whole-output failures",
-		UsageText: "kgjudge structure --run NAME [--store DIR] [--json]",
+		UsageText: "kgjudge structure --run NAME [--store DIR] [--json] [--classify-llm weak|contestable|all --llm-url URL --llm-model NAME]",
 		Description: `Reads a run's tasks, predictions and verdicts from the store (written by kgjudge score) and
 reports why it scored as it did: every relation of the GT and predicted graphs classified as
 factual, organizational, bibliographic, subjective or meta (with the reason); structure side by
@@ -38,25 +50,37 @@ per depth level; validity per class; the invalid-prediction taxonomy and the tab
 types by invalidity rate; and whole-output failures (empty, malformed, truncated, schema
 misaligned) with the zero-F1 samples they caused. The same sections are in summary.json.
 
+Classes come from rules and a lexicon (no model, no network). --classify-llm asks a chat model
+(any OpenAI-compatible endpoint; key from OPENAI_API_KEY) about the triples the rules decide
+weakly: "weak" sends the triples no class term, value or structure decided, "contestable" adds
+organizational and value-decided ones, "all" sends every triple. A triple the model gives no
+valid class keeps the rules' class and is counted as unjudged in the report.
+
 EXAMPLES:
    kgjudge score --gt examples/gt --pred examples/pred --run demo
    kgjudge structure --run demo
-   kgjudge structure --run demo --store .kgjudge --json > structure.json`,
+   kgjudge structure --run demo --store .kgjudge --json > structure.json
+   kgjudge structure --run demo --classify-llm weak   # endpoint, model and key: KGJUDGE_JUDGE_URL, KGJUDGE_JUDGE_MODEL, OPENAI_API_KEY`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "run", Usage: "run name (as given to kgjudge score --run)", Required: true, Destination: &o.Run},
 			&ucli.StringFlag{Name: "store", Usage: "store directory, or :memory:", Value: ".kgjudge", Destination: &o.Store, EnvVars: []string{"KGJUDGE_STORE"}},
 			&ucli.StringFlag{Name: "protocol", Usage: "paper | code (for the F1 that decides zero-F1 samples)", Value: string(matcher.ProtocolPaper), Destination: &o.Protocol, EnvVars: []string{"KGJUDGE_PROTOCOL"}},
 			&ucli.IntFlag{Name: "top", Usage: "rows of the invalidity table to print", Value: 15, Destination: &o.Top},
 			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON", Destination: &o.JSON},
+			&ucli.StringFlag{Name: "classify-llm", Category: "LLM class pass", Usage: "ask a chat model about the triples the rules decide weakly: weak | contestable | all (default: off, rules only)", Destination: &o.ClassifyLLM, EnvVars: []string{"KGJUDGE_CLASSIFY_LLM"}},
+			&ucli.StringFlag{Name: "llm-url", Category: "LLM class pass", Usage: "OpenAI-compatible base URL, with /v1 (key from OPENAI_API_KEY)", Destination: &o.LLMURL, EnvVars: []string{"KGJUDGE_JUDGE_URL", "OPENAI_BASE_URL"}},
+			&ucli.StringFlag{Name: "llm-model", Category: "LLM class pass", Usage: "chat model name", Destination: &o.LLMModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
+			&ucli.DurationFlag{Name: "llm-timeout", Category: "LLM class pass", Usage: "per-request timeout", Value: 3 * time.Minute, Destination: &o.LLMTimeout},
+			&ucli.IntFlag{Name: "llm-attempts", Category: "LLM class pass", Usage: "HTTP attempts per request (retries back off and honour Retry-After)", Value: 5, Destination: &o.LLMAttempts},
 		},
 		Action: func(c *ucli.Context) error {
-			_, err := runStructure(c.Context, o, c.App.Writer)
+			_, err := runStructure(c.Context, o, c.App.Writer, c.App.ErrWriter)
 			return err
 		},
 	}
 }
 
-func runStructure(ctx context.Context, o structureOptions, stdout io.Writer) (*hierarchy.RunReport, error) {
+func runStructure(ctx context.Context, o structureOptions, stdout, stderr io.Writer) (*hierarchy.RunReport, error) {
 	proto, err := matcher.ParseProtocol(o.Protocol)
 	if err != nil {
 		return nil, &UserError{Err: fmt.Errorf("--protocol: %w", err)}
@@ -73,6 +97,14 @@ func runStructure(ctx context.Context, o structureOptions, stdout io.Writer) (*h
 	if len(keys) == 0 {
 		runs, _ := store.Runs(ctx)
 		return nil, userErrorf("store %s has no run %q (runs: %v)", o.Store, o.Run, runs)
+	}
+	pass, summary, err := o.llmPass()
+	if err != nil {
+		return nil, err
+	}
+	var prog *progress
+	if pass != nil {
+		prog = newProgressVerb(stderr, len(keys), "classifying", "classified")
 	}
 	var samples []hierarchy.SampleResult
 	for _, k := range keys {
@@ -99,11 +131,29 @@ func runStructure(ctx context.Context, o structureOptions, stdout io.Writer) (*h
 		if err != nil {
 			return nil, err
 		}
+		var gtCls, predCls []hierarchy.Classification
+		if pass != nil {
+			gt := hierarchy.GTTriples(task)
+			var st llmclass.Stats
+			if gtCls, st, err = pass.Classify(ctx, gt, nil); err != nil {
+				return nil, err
+			}
+			summary.Add(st)
+			if predCls, st, err = pass.Classify(ctx, pred.Triples, gt); err != nil {
+				return nil, err
+			}
+			summary.Add(st)
+			prog.step(k.TaskID, k.Sample)
+		}
 		samples = append(samples, hierarchy.SampleResult{
-			Report: hierarchy.Analyze(task, pred, v.Coverage, v.Validity), Parse: pred.Report, TripletF1: item.TripletF1,
+			Report: hierarchy.AnalyzeClassified(task, pred, v.Coverage, v.Validity, gtCls, predCls), Parse: pred.Report, TripletF1: item.TripletF1,
 		})
 	}
+	if prog != nil {
+		prog.done()
+	}
 	rr := hierarchy.Aggregate(samples)
+	rr.LLMClasses = summary
 	if o.JSON {
 		b, err := json.MarshalIndent(rr, "", "  ")
 		if err != nil {
@@ -112,9 +162,44 @@ func runStructure(ctx context.Context, o structureOptions, stdout io.Writer) (*h
 		fmt.Fprintf(stdout, "%s\n", b)
 		return &rr, nil
 	}
-	fmt.Fprintf(stdout, "run %s · %d sample(s) · store %s\n\n", o.Run, rr.Samples, o.Store)
+	fmt.Fprintf(stdout, "run %s · %d sample(s) · store %s\n", o.Run, rr.Samples, o.Store)
+	if s := rr.LLMClasses; s != nil {
+		fmt.Fprintf(stdout, "classes: rules, then %s on the %s triples: %d of %d triples asked in %d request(s), %d changed, %d unjudged (kept the rules' class)\n",
+			s.Model, s.Selection, s.Selected, s.Triples, s.Requests, s.Changed, s.Unjudged)
+		for _, p := range s.Problems {
+			fmt.Fprintf(stdout, "  llm problem: %s\n", p)
+		}
+		if s.MoreProblems > 0 {
+			fmt.Fprintf(stdout, "  ... %d more llm problems (see --json)\n", s.MoreProblems)
+		}
+	}
+	fmt.Fprintln(stdout)
 	printStructure(stdout, &rr, o.Top, false)
 	return &rr, nil
+}
+
+// llmPass builds the LLM class pass the options ask for; nil when off.
+func (o structureOptions) llmPass() (*llmclass.Pass, *hierarchy.LLMClassSummary, error) {
+	if o.ClassifyLLM == "" || o.ClassifyLLM == "off" {
+		return nil, nil, nil
+	}
+	sel, err := llmclass.Selection(o.ClassifyLLM)
+	if err != nil {
+		return nil, nil, &UserError{Err: fmt.Errorf("--classify-llm: %w", err)}
+	}
+	c := o.completer
+	if c == nil {
+		if o.LLMURL == "" || o.LLMModel == "" {
+			return nil, nil, userErrorf("--classify-llm %s needs --llm-url and --llm-model (or KGJUDGE_JUDGE_URL and KGJUDGE_JUDGE_MODEL)", o.ClassifyLLM)
+		}
+		c = transport.NewOpenAI(o.LLMURL, os.Getenv("OPENAI_API_KEY"), o.LLMModel, nil)
+	}
+	c = transport.Timeout{Next: c, D: o.LLMTimeout}
+	c = &transport.Retry{Next: c, MaxAttempts: o.LLMAttempts}
+	// A fixed seed: same model, same replies where the server honours it.
+	seed := 20261205
+	return &llmclass.Pass{Completer: c, Select: sel, Seed: &seed},
+		&hierarchy.LLMClassSummary{Selection: o.ClassifyLLM, Model: o.LLMModel}, nil
 }
 
 // printStructure renders a run's structural report; top limits the

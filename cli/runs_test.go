@@ -151,7 +151,7 @@ func TestRescoreStructureSeesNewSamples(t *testing.T) {
 			t.Fatalf("score %s: exit %d\n%s", pred, code, stderr)
 		}
 	}
-	rr, err := runStructure(t.Context(), structureOptions{Run: "r", Store: store, Protocol: "paper"}, &bytes.Buffer{})
+	rr, err := runStructure(t.Context(), structureOptions{Run: "r", Store: store, Protocol: "paper"}, &bytes.Buffer{}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestStructureFromStoreMatchesSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout bytes.Buffer
-	rr, err := runStructure(t.Context(), structureOptions{Run: "opus", Store: store, Protocol: "paper", Top: 10}, &stdout)
+	rr, err := runStructure(t.Context(), structureOptions{Run: "opus", Store: store, Protocol: "paper", Top: 10}, &stdout, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestStructureFromStoreMatchesSummary(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	if _, err := runStructure(t.Context(), structureOptions{Run: "nope", Store: store, Protocol: "paper"}, &bytes.Buffer{}); exitCodeOf(err) != ExitInput || !strings.Contains(err.Error(), "opus") {
+	if _, err := runStructure(t.Context(), structureOptions{Run: "nope", Store: store, Protocol: "paper"}, &bytes.Buffer{}, &bytes.Buffer{}); exitCodeOf(err) != ExitInput || !strings.Contains(err.Error(), "opus") {
 		t.Errorf("unknown run: %v (should list the runs)", err)
 	}
 }

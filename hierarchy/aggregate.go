@@ -84,6 +84,54 @@ type RunReport struct {
 	// SampleShapes are the depth and flatness of every sample's GT and
 	// predicted graphs, in input order.
 	SampleShapes []SampleShape `json:"sample_shapes"`
+	// LLMClasses says what an LLM class pass did (kgjudge structure
+	// --classify-llm); nil when the rules alone decided.
+	LLMClasses *LLMClassSummary `json:"llm_classes,omitempty"`
+}
+
+// LLMClassSummary is an LLM class pass over a run: which triples were
+// asked about, with which model, and the pass's counts summed over the GT
+// and predicted graphs of every sample.
+type LLMClassSummary struct {
+	Selection string `json:"selection"`
+	Model     string `json:"model"`
+	ClassPassStats
+}
+
+// ClassPassStats count what a second class pass (package llmclass, a chat
+// model asked about the triples the rules decide weakly) did.
+type ClassPassStats struct {
+	Triples  int `json:"triples"`  // in the graph
+	Selected int `json:"selected"` // weakly decided, sent to the model
+	Changed  int `json:"changed"`  // the model's class differs from the rules'
+	// Unjudged are selected triples the model gave no valid class for: they
+	// keep the rules' class.
+	Unjudged int      `json:"unjudged"`
+	Requests int      `json:"requests"`
+	Problems []string `json:"problems,omitempty"`
+	// MoreProblems counts the problems Add left out of Problems.
+	MoreProblems int `json:"more_problems,omitempty"`
+}
+
+// maxProblems bounds the problems a sum of stats keeps (a run of 800
+// samples against a failing endpoint would otherwise carry thousands).
+const maxProblems = 50
+
+// Add adds o's counts to s, keeping at most maxProblems problem lines.
+func (s *ClassPassStats) Add(o ClassPassStats) {
+	s.Triples += o.Triples
+	s.Selected += o.Selected
+	s.Changed += o.Changed
+	s.Unjudged += o.Unjudged
+	s.Requests += o.Requests
+	s.MoreProblems += o.MoreProblems
+	for _, p := range o.Problems {
+		if len(s.Problems) < maxProblems {
+			s.Problems = append(s.Problems, p)
+		} else {
+			s.MoreProblems++
+		}
+	}
 }
 
 // ClassSummary is one class over a run. Rates come with two 95% intervals:

@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 
@@ -158,7 +159,7 @@ func gtTriples(task kg.Task) []kg.Triple {
 	return out
 }
 
-func analyzeGraph(ts []kg.Triple, ctx *GraphContext) (GraphAnalysis, []Classification) {
+func analyzeGraph(ts []kg.Triple, ctx *GraphContext, given []Classification) (GraphAnalysis, []Classification) {
 	ga := GraphAnalysis{Structure: Measure(ts), CategoryNodes: ctx.CategoryNodes()}
 	cls := make([]Classification, len(ts))
 	// A relation string may be factual in one triple and meta in another:
@@ -170,7 +171,11 @@ func analyzeGraph(ts []kg.Triple, ctx *GraphContext) (GraphAnalysis, []Classific
 	}
 	rows := map[key]int{}
 	for i, t := range ts {
-		cls[i] = ctx.classify(t)
+		if given != nil {
+			cls[i] = given[i]
+		} else {
+			cls[i] = ctx.classify(t)
+		}
 		k := key{t.Relation, cls[i].Class}
 		if j, ok := rows[k]; ok {
 			ga.Relations[j].Triples++
@@ -211,13 +216,32 @@ func analyzeGraph(ts []kg.Triple, ctx *GraphContext) (GraphAnalysis, []Classific
 // judged verdicts; either may be nil (then that part is empty). Indices out
 // of range are skipped and noted.
 func Analyze(task kg.Task, pred kg.Prediction, cov []kg.Verdict, val []kg.Validity) Report {
+	return AnalyzeClassified(task, pred, cov, val, nil, nil)
+}
+
+// GTTriples returns the triples of a task's GT graph, in order: the graph
+// the GT classes of AnalyzeClassified are of.
+func GTTriples(task kg.Task) []kg.Triple { return gtTriples(task) }
+
+// AnalyzeClassified is Analyze with the classes of the GT and predicted
+// triples decided by the caller (llmclass.Pass.Classify); a nil slice, or one of
+// the wrong length, means the rules decide.
+func AnalyzeClassified(task kg.Task, pred kg.Prediction, cov []kg.Verdict, val []kg.Validity, gtClasses, predClasses []Classification) Report {
 	gt := gtTriples(task)
 	rep := Report{TaskID: task.ID, QID: pred.QID, SampleIdx: pred.SampleIdx}
 	gtCtx := NewGraphContext(gt, nil)
 	predCtx := NewGraphContext(pred.Triples, gt)
+	if gtClasses != nil && len(gtClasses) != len(gt) {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d GT classes for %d GT triples: the rules decide", len(gtClasses), len(gt)))
+		gtClasses = nil
+	}
+	if predClasses != nil && len(predClasses) != len(pred.Triples) {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d predicted classes for %d predicted triples: the rules decide", len(predClasses), len(pred.Triples)))
+		predClasses = nil
+	}
 	var gtCls, predCls []Classification
-	rep.GT, gtCls = analyzeGraph(gt, gtCtx)
-	rep.Pred, predCls = analyzeGraph(pred.Triples, predCtx)
+	rep.GT, gtCls = analyzeGraph(gt, gtCtx, gtClasses)
+	rep.Pred, predCls = analyzeGraph(pred.Triples, predCtx, predClasses)
 	rep.GTTriples, rep.PredTriples = gtCls, predCls
 	rep.Structure = compareStructure(rep.GT.Structure, rep.Pred.Structure)
 

@@ -43,6 +43,9 @@ const (
 	EvidenceValue     Evidence = "value"
 	EvidenceStructure Evidence = "structure"
 	EvidenceDefault   Evidence = "default"
+	// EvidenceLLM is a class a chat model gave to a triple the rules
+	// decided weakly (package llmclass).
+	EvidenceLLM Evidence = "llm"
 )
 
 // ValueKind is what a head or tail value is.
@@ -82,8 +85,10 @@ type GraphContext struct {
 	g        *graph
 	category map[string]string // category node -> why
 	asked    map[string]bool   // class+"\x1f"+concept of the reference graph
-	isGT     bool
-	lex      *Lexicon
+	// askedClass holds the classes the reference graph has any triple of.
+	askedClass map[Class]bool
+	isGT       bool
+	lex        *Lexicon
 	// rels and heads are the lexicon's readings of every distinct relation
 	// and head of the graph, filled when the context is built (relations
 	// repeat: a 500-triple graph has a few dozen) and read-only after, so
@@ -236,7 +241,7 @@ func NewGraphContext(graph []kg.Triple, reference []kg.Triple) *GraphContext {
 }
 
 func newGraphContext(lex *Lexicon, graph []kg.Triple, reference []kg.Triple) *GraphContext {
-	c := &GraphContext{g: buildGraph(graph), asked: map[string]bool{}, lex: lex, isGT: reference == nil}
+	c := &GraphContext{g: buildGraph(graph), asked: map[string]bool{}, askedClass: map[Class]bool{}, lex: lex, isGT: reference == nil}
 	c.fillReadings(graph)
 	c.category = categoryNodes(graph, c.g, c.rels)
 	c.works = workNodes(graph, c.g, c.rels)
@@ -246,6 +251,7 @@ func newGraphContext(lex *Lexicon, graph []kg.Triple, reference []kg.Triple) *Gr
 		ref.category = categoryNodes(reference, ref.g, ref.rels)
 		for _, t := range reference {
 			cl := ref.classify(t)
+			c.askedClass[cl.Class] = true
 			if cl.Class != Factual && cl.Class != Organizational && cl.Concept != "" {
 				c.asked[string(cl.Class)+"\x1f"+cl.Concept] = true
 			}
@@ -395,20 +401,7 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 		out.HeadKind, out.TailKind = valueKind(t.Head, c.g), valueKind(t.Tail, c.g)
 	}
 	set := func(cl Class, ev Evidence, concept, reason string) Classification {
-		out.Class, out.Evidence, out.Concept, out.Reason = cl, ev, concept, reason
-		if cl == Bibliographic || cl == Subjective || cl == Meta {
-			a := c.isGT || c.asked[string(cl)+"\x1f"+concept]
-			out.AskedFor = &a
-			switch {
-			case c.isGT:
-				out.Reason += "; in the GT graph: asked for"
-			case a:
-				out.Reason += "; asked for: the GT graph has " + string(cl) + " triples about " + concept
-			default:
-				out.Reason += "; not asked for: no GT " + string(cl) + " triple about " + concept
-			}
-		}
-		return out
+		return c.decide(out, cl, ev, concept, reason)
 	}
 	rr, hr := c.readRelation(t.Relation), c.readHead(t.Head)
 	m, ok := rr.m, rr.ok
@@ -498,6 +491,43 @@ func (c *GraphContext) classify(t kg.Triple) Classification {
 		reason = fmt.Sprintf("a %s value about the world: a reified fact", out.TailKind)
 	}
 	return set(Factual, EvidenceDefault, "", reason)
+}
+
+// decide sets out's class, evidence, concept and reason, and for the
+// classes a reference graph may ask for (bibliographic, subjective, meta)
+// whether it does.
+func (c *GraphContext) decide(out Classification, cl Class, ev Evidence, concept, reason string) Classification {
+	out.Class, out.Evidence, out.Concept, out.Reason, out.AskedFor = cl, ev, concept, reason, nil
+	if cl == Bibliographic || cl == Subjective || cl == Meta {
+		a := c.isGT || c.asked[string(cl)+"\x1f"+concept]
+		about := "about " + concept
+		if concept == "" {
+			// A class decided without a lexicon concept (the LLM pass) is
+			// asked for when the GT has any triple of the class.
+			a, about = c.isGT || c.askedClass[cl], "at all"
+		}
+		out.AskedFor = &a
+		switch {
+		case c.isGT:
+			out.Reason += "; in the GT graph: asked for"
+		case a:
+			out.Reason += "; asked for: the GT graph has " + string(cl) + " triples " + about
+		default:
+			out.Reason += "; not asked for: no GT " + string(cl) + " triple " + about
+		}
+	}
+	return out
+}
+
+// Relabel returns c with the class cl decided by other evidence (the LLM
+// pass): the value kinds stay, the concept is kept only when the class is
+// the same, and AskedFor is decided again against the reference graph.
+func (c *GraphContext) Relabel(cl Classification, class Class, ev Evidence, reason string) Classification {
+	concept := ""
+	if class == cl.Class {
+		concept = cl.Concept
+	}
+	return c.decide(cl, class, ev, concept, reason)
 }
 
 // judgementNamed are the subjective concepts whose relation names a

@@ -1,5 +1,6 @@
 // Package hierarchy owns the "why" of a score: it classifies triples (factual, organizational, bibliographic, subjective, meta), measures graph structure and breaks coverage and validity down by class, depth and invalidity type.
 // It is a pure library over kg types: it must not read files, call judges, touch a store or change any verdict or metric.
+// A chat model's second opinion on weakly decided classes lives in package llmclass, which hands the classes back (AnalyzeClassified).
 //
 // # Classes
 //

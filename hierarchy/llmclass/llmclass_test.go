@@ -1,0 +1,391 @@
+package llmclass
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kgjudge/kgjudge/hierarchy"
+	"github.com/kgjudge/kgjudge/internal/fixtures"
+	"github.com/kgjudge/kgjudge/llmjudge/transport"
+)
+
+const (
+	Factual        = hierarchy.Factual
+	Organizational = hierarchy.Organizational
+	Bibliographic  = hierarchy.Bibliographic
+	Subjective     = hierarchy.Subjective
+	Meta           = hierarchy.Meta
+)
+
+var classes = hierarchy.Classes
+
+// classServer is a local OpenAI chat-completions server for the LLM pass:
+// the only stand-in the tests use (no chat model runs here). answer decides
+// each call from its number and the ids the prompt asks about: an HTTP
+// status (0: 200), the message content, or a hang.
+type classServer struct {
+	*httptest.Server
+	mu     sync.Mutex
+	calls  int
+	bodies []map[string]json.RawMessage
+}
+
+type classReply struct {
+	status  int
+	content string
+	hang    time.Duration
+}
+
+var reAskedID = regexp.MustCompile(`(?m)^\[(\d+)\] `)
+
+func newClassServer(t *testing.T, answer func(call int, ids []int) classReply) *classServer {
+	t.Helper()
+	s := &classServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]json.RawMessage
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var msgs []struct{ Role, Content string }
+		_ = json.Unmarshal(body["messages"], &msgs)
+		var ids []int
+		for _, m := range msgs {
+			if m.Role == "user" {
+				for _, g := range reAskedID.FindAllStringSubmatch(m.Content, -1) {
+					n, _ := strconv.Atoi(g[1])
+					ids = append(ids, n)
+				}
+			}
+		}
+		s.mu.Lock()
+		n := s.calls
+		s.calls++
+		s.bodies = append(s.bodies, body)
+		s.mu.Unlock()
+		rep := answer(n, ids)
+		if rep.hang > 0 {
+			select {
+			case <-time.After(rep.hang):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if rep.status != 0 && rep.status != 200 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(rep.status)
+			fmt.Fprintf(w, `{"error":{"message":"scripted %d","type":"server_error"}}`, rep.status)
+			return
+		}
+		out, _ := json.Marshal(map[string]any{
+			"id": "cmpl-" + strconv.Itoa(n), "object": "chat.completion", "model": "class-test",
+			"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": rep.content}}},
+			"usage":   map[string]int{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+		})
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *classServer) Calls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls
+}
+
+// labelsReply answers every id with class (nil: organizational).
+func labelsReply(ids []int, class func(id int) string) string {
+	var b strings.Builder
+	b.WriteString(`{"labels":[`)
+	for k, id := range ids {
+		if k > 0 {
+			b.WriteString(",")
+		}
+		c := "organizational"
+		if class != nil {
+			c = class(id)
+		}
+		fmt.Fprintf(&b, `{"id":%d,"class":%q,"why":"scripted"}`, id, c)
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+func (s *classServer) pass() *Pass {
+	c := transport.Completer(transport.NewOpenAI(s.URL+"/v1", "test-key", "class-test", nil))
+	c = transport.Timeout{Next: c, D: 300 * time.Millisecond}
+	c = &transport.Retry{Next: c, MaxAttempts: 3, Base: time.Millisecond, Max: 2 * time.Millisecond,
+		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}
+	seed := 7
+	return &Pass{Completer: c, Batch: 25, Seed: &seed}
+}
+
+func TestPass(t *testing.T) {
+	f := fixtures.Load(t, "d001")
+	gt, pred := hierarchy.GTTriples(f.Task), f.Pred.Triples
+	rules := hierarchy.ClassifyTriples(pred, gt)
+	weak := 0
+	for _, c := range rules {
+		if Weak(c) {
+			weak++
+		}
+	}
+	if weak < 30 {
+		t.Fatalf("d001 pred has %d weakly decided triples; the test needs more than one batch", weak)
+	}
+	batches := (weak + 24) / 25
+	ctx := context.Background()
+
+	t.Run("answers replace the weak classes only", func(t *testing.T) {
+		s := newClassServer(t, func(_ int, ids []int) classReply { return classReply{content: labelsReply(ids, nil)} })
+		got, st, err := s.pass().Classify(ctx, pred, gt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Selected != weak || st.Requests != batches || st.Unjudged != 0 || len(st.Problems) != 0 || s.Calls() != batches {
+			t.Fatalf("stats %+v, calls %d; want %d selected in %d requests, none unjudged", st, s.Calls(), weak, batches)
+		}
+		changed := 0
+		for i, c := range got {
+			switch {
+			case Weak(rules[i]):
+				if c.Class != Organizational || c.Evidence != hierarchy.EvidenceLLM || !strings.Contains(c.Reason, "rules: "+string(rules[i].Class)) {
+					t.Fatalf("triple %d: %+v, want organizational from the llm with the rules' class in the reason", i, c)
+				}
+				if rules[i].Class != Organizational {
+					changed++
+				}
+			case c.Class != rules[i].Class || c.Evidence != rules[i].Evidence || c.Reason != rules[i].Reason:
+				t.Fatalf("triple %d decided by %s changed: %+v -> %+v", i, rules[i].Evidence, rules[i], c)
+			}
+		}
+		if st.Changed != changed {
+			t.Errorf("Changed %d, want %d", st.Changed, changed)
+		}
+		var req struct {
+			Temperature    *float64        `json:"temperature"`
+			Seed           *int            `json:"seed"`
+			ResponseFormat json.RawMessage `json:"response_format"`
+		}
+		_ = json.Unmarshal(mustJSON(t, s.bodies[0]), &req)
+		if req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 || !strings.Contains(string(req.ResponseFormat), "json_object") {
+			t.Errorf("request decoding: temperature %v seed %v format %s", req.Temperature, req.Seed, req.ResponseFormat)
+		}
+	})
+
+	t.Run("same replies, byte-identical classes", func(t *testing.T) {
+		s := newClassServer(t, func(_ int, ids []int) classReply {
+			return classReply{content: labelsReply(ids, func(id int) string { return string(classes[id%len(classes)]) })}
+		})
+		a, _, _ := s.pass().Classify(ctx, pred, gt)
+		b, _, _ := s.pass().Classify(ctx, pred, gt)
+		if string(mustJSON(t, a)) != string(mustJSON(t, b)) {
+			t.Error("two runs with the same replies differ")
+		}
+	})
+
+	faults := []struct {
+		name         string
+		batch        int // 0: 25
+		answer       func(call int, ids []int) classReply
+		wantUnjudged int
+		wantProblem  string
+	}{
+		{"malformed JSON", 0, func(int, []int) classReply { return classReply{content: `{"labels": [`} }, weak, "malformed reply"},
+		{"no labels array", 0, func(int, []int) classReply { return classReply{content: `{"classes": []}`} }, weak, "no \"labels\""},
+		{"half the ids missing", 0, func(_ int, ids []int) classReply { return classReply{content: labelsReply(ids[:len(ids)/2], nil)} },
+			0, "unanswered"},
+		{"unknown class", 0, func(_ int, ids []int) classReply {
+			return classReply{content: labelsReply(ids, func(int) string { return "scaffolding" })}
+		}, weak, "unknown class"},
+		{"ids not asked about", 0, func(_ int, ids []int) classReply {
+			return classReply{content: labelsReply([]int{-1, 100000}, nil)}
+		}, weak, "not asked about"},
+		{"server error every time", 0, func(int, []int) classReply { return classReply{status: 500} }, weak, "HTTP 500"},
+		// One batch: every request waits out the timeout three times.
+		{"hangs past the timeout", 1000, func(int, []int) classReply { return classReply{hang: 2 * time.Second} }, weak, "timed out"},
+		{"429 once, then answers", 0, func(call int, ids []int) classReply {
+			if call == 0 {
+				return classReply{status: 429}
+			}
+			return classReply{content: labelsReply(ids, nil)}
+		}, 0, ""},
+		{"code fence around the JSON", 0, func(_ int, ids []int) classReply {
+			return classReply{content: "```json\n" + labelsReply(ids, nil) + "\n```"}
+		}, 0, ""},
+	}
+	for _, tc := range faults {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newClassServer(t, tc.answer)
+			p := s.pass()
+			if tc.batch > 0 {
+				p.Batch = tc.batch
+			}
+			got, st, err := p.Classify(ctx, pred, gt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tc.wantUnjudged
+			if tc.name == "half the ids missing" {
+				// Per batch the second half is missing.
+				want = 0
+				for b := 0; b < batches; b++ {
+					n := min(25, weak-25*b)
+					want += n - n/2
+				}
+			}
+			if st.Unjudged != want {
+				t.Errorf("unjudged %d, want %d (stats %+v)", st.Unjudged, want, st)
+			}
+			problems := strings.Join(st.Problems, "\n")
+			if tc.wantProblem != "" && !strings.Contains(problems, tc.wantProblem) {
+				t.Errorf("problems %q do not mention %q", problems, tc.wantProblem)
+			}
+			if tc.wantProblem == "" && problems != "" {
+				t.Errorf("unexpected problems %q", problems)
+			}
+			kept := 0
+			for i, c := range got {
+				if Weak(rules[i]) && c.Evidence != hierarchy.EvidenceLLM {
+					kept++
+					if string(mustJSON(t, c)) != string(mustJSON(t, rules[i])) {
+						t.Fatalf("unjudged triple %d changed: %+v -> %+v", i, rules[i], c)
+					}
+				}
+			}
+			if kept != st.Unjudged {
+				t.Errorf("%d triples kept the rules' class, stats say %d unjudged", kept, st.Unjudged)
+			}
+		})
+	}
+
+	t.Run("cancelled context", func(t *testing.T) {
+		s := newClassServer(t, func(int, []int) classReply { return classReply{hang: time.Second} })
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if _, _, err := s.pass().Classify(ctx, pred, gt); err == nil {
+			t.Fatal("no error from a cancelled context")
+		}
+	})
+}
+
+func TestSelection(t *testing.T) {
+	cases := []struct {
+		c                  hierarchy.Classification
+		weak, contest, all bool
+	}{
+		{hierarchy.Classification{Class: Factual, Evidence: hierarchy.EvidenceDefault}, true, true, true},
+		{hierarchy.Classification{Class: Organizational, Evidence: hierarchy.EvidenceLexicon}, false, true, true},
+		{hierarchy.Classification{Class: Factual, Evidence: hierarchy.EvidenceValue}, false, true, true},
+		{hierarchy.Classification{Class: Bibliographic, Evidence: hierarchy.EvidenceLexicon}, false, false, true},
+		{hierarchy.Classification{Class: Meta, Evidence: hierarchy.EvidenceStructure}, false, false, true},
+	}
+	for _, name := range Selections {
+		sel, err := Selection(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range cases {
+			want := map[string]bool{"weak": tc.weak, "contestable": tc.contest, "all": tc.all}[name]
+			if got := sel(tc.c); got != want {
+				t.Errorf("%s(%s by %s) = %v, want %v", name, tc.c.Class, tc.c.Evidence, got, want)
+			}
+		}
+	}
+	if _, err := Selection("some"); err == nil || !strings.Contains(err.Error(), "weak, contestable, all") {
+		t.Errorf("unknown selection: %v", err)
+	}
+}
+
+func FuzzParseLLMLabels(f *testing.F) {
+	f.Add(`{"labels":[{"id":3,"class":"meta","why":"x"}]}`)
+	f.Add(`{"labels":[{"id":"3","class":"META"},{"id":3,"class":"factual"}]}`)
+	f.Add("```json\n{\"labels\":[]}\n```")
+	f.Add(`{"labels":null}`)
+	f.Add(`[1,2]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		ids := map[int]bool{1: true, 3: true, 7: true}
+		got, _, err := parseLLMLabels(s, ids)
+		if err != nil && got != nil {
+			t.Fatal("answers with an error")
+		}
+		for id, a := range got {
+			if !ids[id] {
+				t.Fatalf("answer for id %d, not asked", id)
+			}
+			ok := false
+			for _, c := range classes {
+				ok = ok || c == a.class
+			}
+			if !ok {
+				t.Fatalf("class %q", a.class)
+			}
+		}
+	})
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestReplayRoundTrip: a recording made through the recorder answers
+// the same requests when replayed, and a request it lacks is unjudged.
+func TestReplayRoundTrip(t *testing.T) {
+	s := newClassServer(t, func(_ int, ids []int) classReply {
+		return classReply{content: labelsReply(ids, func(id int) string { return string(classes[id%len(classes)]) })}
+	})
+	f := fixtures.Load(t, "p041")
+	gt, pred := hierarchy.GTTriples(f.Task), f.Pred.Triples
+	path := t.TempDir() + "/replies.jsonl"
+	rec, err := NewRecorder(path, "class-test", s.pass().Completer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &Pass{Completer: rec, Batch: 25}
+	want, st, err := live.Classify(context.Background(), pred, gt)
+	_ = rec.Close()
+	if err != nil || st.Unjudged != 0 || st.Selected == 0 {
+		t.Fatalf("live run: %v, %+v", err, st)
+	}
+	r, err := ReadReplies(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Len() != st.Requests {
+		t.Fatalf("recording holds %d replies, want %d", r.Len(), st.Requests)
+	}
+	got, st2, err := (&Pass{Completer: r, Batch: 25}).Classify(context.Background(), pred, gt)
+	if err != nil || st2.Unjudged != 0 || string(mustJSON(t, got)) != string(mustJSON(t, want)) {
+		t.Fatalf("replay differs from the live run (err %v, stats %+v)", err, st2)
+	}
+	// Another batch size asks other requests: none is recorded.
+	_, st3, _ := (&Pass{Completer: r, Batch: 10}).Classify(context.Background(), pred, gt)
+	if st3.Unjudged != st3.Selected || !strings.Contains(strings.Join(st3.Problems, " "), ErrNotRecorded.Error()) {
+		t.Fatalf("unrecorded requests: %+v, want every selected triple unjudged", st3)
+	}
+	keys := make([]string, 0, len(r.byKey))
+	for k := range r.byKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys[0]) != 64 {
+		t.Errorf("key %q is not a sha256", keys[0])
+	}
+}
