@@ -183,7 +183,7 @@ func (o structureOptions) llmPass() (*llmclass.Pass, *hierarchy.LLMClassSummary,
 	if o.ClassifyLLM == "" || o.ClassifyLLM == "off" {
 		return nil, nil, nil
 	}
-	sel, err := llmclass.Selection(o.ClassifyLLM)
+	sel, err := hierarchy.PassSelection(o.ClassifyLLM)
 	if err != nil {
 		return nil, nil, &UserError{Err: fmt.Errorf("--classify-llm: %w", err)}
 	}

@@ -53,7 +53,7 @@ func TestLabelledTriplesLLM(t *testing.T) {
 	seed := 20261205
 	pass := &llmclass.Pass{Completer: c, Seed: &seed}
 	if name := os.Getenv("KGJUDGE_CLASSIFY_LLM_SELECT"); name != "" {
-		sel, err := llmclass.Selection(name)
+		sel, err := hierarchy.PassSelection(name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,3 +26,31 @@ func TestRelabelAskedFor(t *testing.T) {
 		t.Errorf("factual: %+v", fa)
 	}
 }
+
+func TestPassSelection(t *testing.T) {
+	cases := []struct {
+		c                  Classification
+		weak, contest, all bool
+	}{
+		{Classification{Class: Factual, Evidence: EvidenceDefault}, true, true, true},
+		{Classification{Class: Organizational, Evidence: EvidenceLexicon}, false, true, true},
+		{Classification{Class: Factual, Evidence: EvidenceValue}, false, true, true},
+		{Classification{Class: Bibliographic, Evidence: EvidenceLexicon}, false, false, true},
+		{Classification{Class: Meta, Evidence: EvidenceStructure}, false, false, true},
+	}
+	for _, name := range PassSelections() {
+		sel, err := PassSelection(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range cases {
+			want := map[string]bool{"weak": tc.weak, "contestable": tc.contest, "all": tc.all}[name]
+			if got := sel(tc.c); got != want {
+				t.Errorf("%s(%s by %s) = %v, want %v", name, tc.c.Class, tc.c.Evidence, got, want)
+			}
+		}
+	}
+	if _, err := PassSelection("some"); err == nil || !strings.Contains(err.Error(), "weak, contestable, all") {
+		t.Errorf("unknown selection: %v", err)
+	}
+}

@@ -27,7 +27,7 @@ type (
 // Pass asks a chat model (any OpenAI-compatible endpoint, through the
 // judge's transport) for the class of the triples the rules decide weakly:
 // by default the ones no class term, value or structure decided
-// (EvidenceDefault). Independent readers who see a triple in its graph
+// (hierarchy.Weak). Independent readers who see a triple in its graph
 // agree with the team's labels on 0.95 of a uniform held-out draw, where
 // the rules reach 0.90: what the rules miss is context a reader uses (is
 // the head an abstract list or stage node? does the value describe or
@@ -45,35 +45,8 @@ type Pass struct {
 	Neighbours int
 	// Seed is sent with every request (nil: none).
 	Seed *int
-	// Select picks the triples to ask about (nil: Weak).
+	// Select picks the triples to ask about (nil: hierarchy.Weak).
 	Select func(Classification) bool
-}
-
-// Weak reports whether the rules decided c by default: no class term, no
-// value rule and no structure.
-func Weak(c Classification) bool { return c.Evidence == hierarchy.EvidenceDefault }
-
-// Contestable reports whether c is weak or of the kinds where readers and
-// rules part most on held-out samples: organizational (a "type" that only
-// describes, a member of no list), or decided by a value rule.
-func Contestable(c Classification) bool {
-	return Weak(c) || c.Class == hierarchy.Organizational || c.Evidence == hierarchy.EvidenceValue
-}
-
-// Selections name the triples an LLM pass may ask about.
-var Selections = []string{"weak", "contestable", "all"}
-
-// Selection returns the selector named name (see Selections).
-func Selection(name string) (func(Classification) bool, error) {
-	switch name {
-	case "weak":
-		return Weak, nil
-	case "contestable":
-		return Contestable, nil
-	case "all":
-		return func(Classification) bool { return true }, nil
-	}
-	return nil, fmt.Errorf("LLM class pass: selection %q, want one of %s", name, strings.Join(Selections, ", "))
 }
 
 // Stats says what the pass did (the report's type: hierarchy keeps it in
@@ -93,7 +66,7 @@ func (p *Pass) Classify(ctx context.Context, graph, reference []kg.Triple) ([]Cl
 	st := Stats{Triples: len(graph)}
 	sel := p.Select
 	if sel == nil {
-		sel = Weak
+		sel = hierarchy.Weak
 	}
 	var idx []int
 	for i, c := range out {

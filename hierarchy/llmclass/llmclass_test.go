@@ -138,7 +138,7 @@ func TestPass(t *testing.T) {
 	rules := hierarchy.ClassifyTriples(pred, gt)
 	weak := 0
 	for _, c := range rules {
-		if Weak(c) {
+		if hierarchy.Weak(c) {
 			weak++
 		}
 	}
@@ -160,7 +160,7 @@ func TestPass(t *testing.T) {
 		changed := 0
 		for i, c := range got {
 			switch {
-			case Weak(rules[i]):
+			case hierarchy.Weak(rules[i]):
 				if c.Class != Organizational || c.Evidence != hierarchy.EvidenceLLM || !strings.Contains(c.Reason, "rules: "+string(rules[i].Class)) {
 					t.Fatalf("triple %d: %+v, want organizational from the llm with the rules' class in the reason", i, c)
 				}
@@ -258,7 +258,7 @@ func TestPass(t *testing.T) {
 			}
 			kept := 0
 			for i, c := range got {
-				if Weak(rules[i]) && c.Evidence != hierarchy.EvidenceLLM {
+				if hierarchy.Weak(rules[i]) && c.Evidence != hierarchy.EvidenceLLM {
 					kept++
 					if string(mustJSON(t, c)) != string(mustJSON(t, rules[i])) {
 						t.Fatalf("unjudged triple %d changed: %+v -> %+v", i, rules[i], c)
@@ -279,34 +279,6 @@ func TestPass(t *testing.T) {
 			t.Fatal("no error from a cancelled context")
 		}
 	})
-}
-
-func TestSelection(t *testing.T) {
-	cases := []struct {
-		c                  hierarchy.Classification
-		weak, contest, all bool
-	}{
-		{hierarchy.Classification{Class: Factual, Evidence: hierarchy.EvidenceDefault}, true, true, true},
-		{hierarchy.Classification{Class: Organizational, Evidence: hierarchy.EvidenceLexicon}, false, true, true},
-		{hierarchy.Classification{Class: Factual, Evidence: hierarchy.EvidenceValue}, false, true, true},
-		{hierarchy.Classification{Class: Bibliographic, Evidence: hierarchy.EvidenceLexicon}, false, false, true},
-		{hierarchy.Classification{Class: Meta, Evidence: hierarchy.EvidenceStructure}, false, false, true},
-	}
-	for _, name := range Selections {
-		sel, err := Selection(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, tc := range cases {
-			want := map[string]bool{"weak": tc.weak, "contestable": tc.contest, "all": tc.all}[name]
-			if got := sel(tc.c); got != want {
-				t.Errorf("%s(%s by %s) = %v, want %v", name, tc.c.Class, tc.c.Evidence, got, want)
-			}
-		}
-	}
-	if _, err := Selection("some"); err == nil || !strings.Contains(err.Error(), "weak, contestable, all") {
-		t.Errorf("unknown selection: %v", err)
-	}
 }
 
 func FuzzParseLLMLabels(f *testing.F) {
