@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -32,6 +33,7 @@ type structureOptions struct {
 	LLMModel    string
 	LLMTimeout  time.Duration
 	LLMAttempts int
+	LLMNoCache  bool
 	// completer replaces the OpenAI client (tests).
 	completer transport.Completer
 }
@@ -54,7 +56,8 @@ Classes come from rules and a lexicon (no model, no network). --classify-llm ask
 (any OpenAI-compatible endpoint; key from OPENAI_API_KEY) about the triples the rules decide
 weakly: "weak" sends the triples no class term, value or structure decided, "contestable" adds
 organizational and value-decided ones, "all" sends every triple. A triple the model gives no
-valid class keeps the rules' class and is counted as unjudged in the report.
+valid class keeps the rules' class and is counted as unjudged in the report. Complete replies
+are kept in STORE/class-cache.jsonl, so asking again about the same run costs nothing.
 
 EXAMPLES:
    kgjudge score --gt examples/gt --pred examples/pred --run demo
@@ -72,6 +75,7 @@ EXAMPLES:
 			&ucli.StringFlag{Name: "llm-model", Category: "LLM class pass", Usage: "chat model name", Destination: &o.LLMModel, EnvVars: []string{"KGJUDGE_JUDGE_MODEL"}},
 			&ucli.DurationFlag{Name: "llm-timeout", Category: "LLM class pass", Usage: "per-request timeout", Value: 3 * time.Minute, Destination: &o.LLMTimeout},
 			&ucli.IntFlag{Name: "llm-attempts", Category: "LLM class pass", Usage: "HTTP attempts per request (retries back off and honour Retry-After)", Value: 5, Destination: &o.LLMAttempts},
+			&ucli.BoolFlag{Name: "llm-no-cache", Category: "LLM class pass", Usage: "ask again instead of reusing the complete replies kept in STORE/class-cache.jsonl", Destination: &o.LLMNoCache},
 		},
 		Action: func(c *ucli.Context) error {
 			_, err := runStructure(c.Context, o, c.App.Writer, c.App.ErrWriter)
@@ -101,6 +105,9 @@ func runStructure(ctx context.Context, o structureOptions, stdout, stderr io.Wri
 	pass, summary, err := o.llmPass()
 	if err != nil {
 		return nil, err
+	}
+	if pass != nil && pass.Cache != nil {
+		defer pass.Cache.Close()
 	}
 	var prog *progress
 	if pass != nil {
@@ -134,15 +141,22 @@ func runStructure(ctx context.Context, o structureOptions, stdout, stderr io.Wri
 		var gtCls, predCls []hierarchy.Classification
 		if pass != nil {
 			gt := hierarchy.GTTriples(task)
+			// A problem names its sample and graph.
+			add := func(side string, st llmclass.Stats) {
+				for i, p := range st.Problems {
+					st.Problems[i] = fmt.Sprintf("%s sample %d %s %s", k.TaskID, k.Sample, side, p)
+				}
+				summary.Add(st)
+			}
 			var st llmclass.Stats
 			if gtCls, st, err = pass.Classify(ctx, gt, nil); err != nil {
 				return nil, err
 			}
-			summary.Add(st)
+			add("gt", st)
 			if predCls, st, err = pass.Classify(ctx, pred.Triples, gt); err != nil {
 				return nil, err
 			}
-			summary.Add(st)
+			add("pred", st)
 			prog.step(k.TaskID, k.Sample)
 		}
 		samples = append(samples, hierarchy.SampleResult{
@@ -164,8 +178,8 @@ func runStructure(ctx context.Context, o structureOptions, stdout, stderr io.Wri
 	}
 	fmt.Fprintf(stdout, "run %s · %d sample(s) · store %s\n", o.Run, rr.Samples, o.Store)
 	if s := rr.LLMClasses; s != nil {
-		fmt.Fprintf(stdout, "classes: rules, then %s on the %s triples: %d of %d triples asked in %d request(s), %d changed, %d unjudged (kept the rules' class)\n",
-			s.Model, s.Selection, s.Selected, s.Triples, s.Requests, s.Changed, s.Unjudged)
+		fmt.Fprintf(stdout, "classes: rules, then %s on the %s triples: %d of %d triples asked in %d request(s) (%d from the cache), %d changed, %d unjudged (kept the rules' class)\n",
+			s.Model, s.Selection, s.Selected, s.Triples, s.Requests, s.Cached, s.Changed, s.Unjudged)
 		for _, p := range s.Problems {
 			fmt.Fprintf(stdout, "  llm problem: %s\n", p)
 		}
@@ -198,8 +212,13 @@ func (o structureOptions) llmPass() (*llmclass.Pass, *hierarchy.LLMClassSummary,
 	c = &transport.Retry{Next: c, MaxAttempts: o.LLMAttempts}
 	// A fixed seed: same model, same replies where the server honours it.
 	seed := 20261205
-	return &llmclass.Pass{Completer: c, Select: sel, Seed: &seed},
-		&hierarchy.LLMClassSummary{Selection: o.ClassifyLLM, Model: o.LLMModel}, nil
+	p := &llmclass.Pass{Completer: c, Model: o.LLMModel, Select: sel, Seed: &seed}
+	if !o.LLMNoCache && o.Store != ":memory:" {
+		if p.Cache, err = llmclass.OpenCache(filepath.Join(o.Store, "class-cache.jsonl")); err != nil {
+			return nil, nil, &UserError{Err: err}
+		}
+	}
+	return p, &hierarchy.LLMClassSummary{Selection: o.ClassifyLLM, Model: o.LLMModel}, nil
 }
 
 // printStructure renders a run's structural report; top limits the

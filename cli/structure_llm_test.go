@@ -98,13 +98,32 @@ func TestStructureLLMClassPass(t *testing.T) {
 		if !strings.Contains(stdout.String(), "classes: rules, then class-test on the weak triples") || !strings.Contains(stdout.String(), "0 unjudged") {
 			t.Errorf("output does not say what the pass did:\n%s", stdout.String()[:min(400, stdout.Len())])
 		}
+		// Again: every reply comes from STORE/class-cache.jsonl.
+		before := calls.Load()
+		again, err := runStructure(t.Context(), o, &bytes.Buffer{}, &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if calls.Load() != before || again.LLMClasses.Cached != s.Requests {
+			t.Errorf("second run: %d calls, %d of %d requests cached", calls.Load()-before, again.LLMClasses.Cached, s.Requests)
+		}
+		a, _ := json.Marshal(again.PredClasses)
+		b, _ := json.Marshal(rr.PredClasses)
+		if !bytes.Equal(a, b) {
+			t.Error("the cached run's classes differ")
+		}
+		o.LLMNoCache = true
+		if _, err := runStructure(t.Context(), o, &bytes.Buffer{}, &bytes.Buffer{}); err != nil || calls.Load() == before {
+			t.Errorf("--llm-no-cache: %v, %d calls", err, calls.Load()-before)
+		}
 	})
 
 	t.Run("a failing endpoint leaves the rules' classes, counted", func(t *testing.T) {
 		srv, _ := classChat(t, "", 500)
 		o := base
 		o.ClassifyLLM, o.LLMURL = "contestable", srv.URL+"/v1"
-		o.LLMAttempts = 1 // no backoff: every call fails anyway
+		o.LLMAttempts = 1   // no backoff: every call fails anyway
+		o.LLMNoCache = true // the first subtest's replies are in the store
 		var stdout bytes.Buffer
 		rr, err := runStructure(t.Context(), o, &stdout, &bytes.Buffer{})
 		if err != nil {
@@ -120,7 +139,7 @@ func TestStructureLLMClassPass(t *testing.T) {
 		if !bytes.Equal(a, b) {
 			t.Error("with every triple unjudged the report differs from the rules' report")
 		}
-		if !strings.Contains(stdout.String(), "llm problem: ") || !strings.Contains(stdout.String(), "HTTP 500") {
+		if !strings.Contains(stdout.String(), "llm problem: ") || !strings.Contains(stdout.String(), "HTTP 500") || !strings.Contains(stdout.String(), " pred request 1: ") {
 			t.Errorf("output does not show the failures:\n%s", stdout.String()[:min(600, stdout.Len())])
 		}
 	})

@@ -106,8 +106,10 @@ type ClassPassStats struct {
 	Changed  int `json:"changed"`  // the model's class differs from the rules'
 	// Unjudged are selected triples the model gave no valid class for: they
 	// keep the rules' class.
-	Unjudged int      `json:"unjudged"`
-	Requests int      `json:"requests"`
+	Unjudged int `json:"unjudged"`
+	Requests int `json:"requests"`
+	// Cached counts the requests answered from the reply cache.
+	Cached   int      `json:"cached"`
 	Problems []string `json:"problems,omitempty"`
 	// MoreProblems counts the problems Add left out of Problems.
 	MoreProblems int `json:"more_problems,omitempty"`
@@ -124,6 +126,7 @@ func (s *ClassPassStats) Add(o ClassPassStats) {
 	s.Changed += o.Changed
 	s.Unjudged += o.Unjudged
 	s.Requests += o.Requests
+	s.Cached += o.Cached
 	s.MoreProblems += o.MoreProblems
 	for _, p := range o.Problems {
 		if len(s.Problems) < maxProblems {

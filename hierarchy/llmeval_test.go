@@ -19,39 +19,41 @@ import (
 //	KGJUDGE_CLASSIFY_LLM_RECORD=/tmp/replies.jsonl \
 //	go test ./hierarchy -run TestLabelledTriplesLLM -v -timeout 2h
 //
-// KGJUDGE_CLASSIFY_LLM_RECORD keeps every reply (key: a hash of the model
-// and the messages); KGJUDGE_CLASSIFY_LLM_REPLAY=FILE answers from such a
-// recording with no endpoint, so a measurement can be committed and re-run
-// byte for byte. A request the recording does not hold fails, and its
-// triples count as unjudged. KGJUDGE_CLASSIFY_LLM_SELECT picks the triples
+// KGJUDGE_CLASSIFY_LLM_RECORD keeps every complete reply in an
+// llmclass.Cache file (key: a hash of the model and the messages);
+// KGJUDGE_CLASSIFY_LLM_REPLAY=FILE answers from such a file with no
+// endpoint, so a measurement can be committed and re-run byte for byte. A
+// request the file does not hold leaves its triples unjudged. KGJUDGE_CLASSIFY_LLM_SELECT picks the triples
 // asked about (weak, the default; contestable; all).
 func TestLabelledTriplesLLM(t *testing.T) {
 	url, model, replay := os.Getenv("KGJUDGE_CLASSIFY_LLM_URL"), os.Getenv("KGJUDGE_CLASSIFY_LLM_MODEL"), os.Getenv("KGJUDGE_CLASSIFY_LLM_REPLAY")
 	if replay == "" && (url == "" || model == "") {
 		t.Skip("no chat model: set KGJUDGE_CLASSIFY_LLM_URL and KGJUDGE_CLASSIFY_LLM_MODEL (and OPENAI_API_KEY), or KGJUDGE_CLASSIFY_LLM_REPLAY")
 	}
-	var c transport.Completer
+	seed := 20261205
+	pass := &llmclass.Pass{Model: model, Seed: &seed}
 	if replay != "" {
-		r, err := llmclass.ReadReplies(replay)
+		r, err := llmclass.ReadCache(replay)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c = r
+		if ms := r.Models(); model == "" && len(ms) == 1 {
+			pass.Model = ms[0]
+		}
+		pass.Cache = r
 	} else {
-		c = transport.NewOpenAI(url, os.Getenv("OPENAI_API_KEY"), model, nil)
+		c := transport.Completer(transport.NewOpenAI(url, os.Getenv("OPENAI_API_KEY"), model, nil))
 		c = transport.Timeout{Next: c, D: 3 * time.Minute}
-		c = &transport.Retry{Next: c}
+		pass.Completer = &transport.Retry{Next: c}
 		if path := os.Getenv("KGJUDGE_CLASSIFY_LLM_RECORD"); path != "" {
-			rec, err := llmclass.NewRecorder(path, model, c)
+			rec, err := llmclass.OpenCache(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer rec.Close()
-			c = rec
+			pass.Cache = rec
 		}
 	}
-	seed := 20261205
-	pass := &llmclass.Pass{Completer: c, Seed: &seed}
 	if name := os.Getenv("KGJUDGE_CLASSIFY_LLM_SELECT"); name != "" {
 		sel, err := hierarchy.PassSelection(name)
 		if err != nil {
@@ -73,7 +75,7 @@ func TestLabelledTriplesLLM(t *testing.T) {
 		return cs
 	}
 	figures := hierarchy.LabelFigures(t, cls)
-	t.Logf("LLM pass over every fixture: %d triples, %d weakly decided sent to the model in %d requests, %d changed, %d UNJUDGED (kept the rules' class)", total.Triples, total.Selected, total.Requests, total.Changed, total.Unjudged)
+	t.Logf("LLM pass (%s) over every fixture: %d triples, %d selected, sent in %d requests (%d from the cache), %d changed, %d UNJUDGED (kept the rules' class)", pass.Model, total.Triples, total.Selected, total.Requests, total.Cached, total.Changed, total.Unjudged)
 	for _, p := range total.Problems {
 		t.Log("problem: " + p)
 	}

@@ -37,7 +37,13 @@ type (
 // missing or invalid class) keeps the rules' class and is counted in
 // Stats.Unjudged, never silently decided.
 type Pass struct {
+	// Completer makes the calls; nil with a Cache replays it (a request it
+	// lacks is unjudged).
 	Completer transport.Completer
+	// Model names the model in the cache's keys.
+	Model string
+	// Cache keeps complete replies (nil: none).
+	Cache *Cache
 	// Batch is the number of triples per request (default 30).
 	Batch int
 	// Neighbours is how many other triples of the head (and into it) are
@@ -82,7 +88,10 @@ func (p *Pass) Classify(ctx context.Context, graph, reference []kg.Triple) ([]Cl
 	for start := 0; start < len(idx); start += batch {
 		part := idx[start:min(start+batch, len(idx))]
 		st.Requests++
-		got, problems, err := p.ask(ctx, graph, part)
+		got, cached, problems, err := p.ask(ctx, graph, part)
+		if cached {
+			st.Cached++
+		}
 		if ctx.Err() != nil {
 			return nil, st, ctx.Err()
 		}
@@ -131,8 +140,9 @@ Tie-break when two fit: meta > bibliographic > subjective > organizational > fac
 
 Answer with JSON only: {"labels": [{"id": <triple id>, "class": "<class>", "why": "<a few words>"}]}, one entry per triple asked about, ids as given.`
 
-// ask sends one batch; the answers are keyed by triple index.
-func (p *Pass) ask(ctx context.Context, graph []kg.Triple, part []int) (map[int]llmAnswer, []string, error) {
+// ask sends one batch; the answers are keyed by triple index. cached says
+// the reply came from the cache.
+func (p *Pass) ask(ctx context.Context, graph []kg.Triple, part []int) (answers map[int]llmAnswer, cached bool, problems []string, err error) {
 	req := &transport.Request{
 		Messages: []transport.Message{
 			{Role: "system", Content: llmInstructions},
@@ -142,15 +152,31 @@ func (p *Pass) ask(ctx context.Context, graph []kg.Triple, part []int) (map[int]
 		Temperature: 0,
 		Seed:        p.Seed,
 	}
-	resp, err := p.Completer.Complete(ctx, req)
-	if err != nil {
-		return nil, nil, fmt.Errorf("llm class pass: %w", err)
-	}
 	ids := make(map[int]bool, len(part))
 	for _, i := range part {
 		ids[i] = true
 	}
-	return parseLLMLabels(resp.Content, ids)
+	key := ReplyKey(p.Model, req)
+	if p.Cache != nil {
+		if content, ok := p.Cache.get(key); ok {
+			answers, problems, err = parseLLMLabels(content, ids)
+			return answers, true, problems, err
+		}
+	}
+	if p.Completer == nil {
+		return nil, false, nil, fmt.Errorf("llm class pass: %w", ErrNotCached)
+	}
+	resp, err := p.Completer.Complete(ctx, req)
+	if err != nil {
+		return nil, false, nil, fmt.Errorf("llm class pass: %w", err)
+	}
+	answers, problems, err = parseLLMLabels(resp.Content, ids)
+	if err == nil && len(problems) == 0 && p.Cache != nil {
+		if err := p.Cache.put(key, p.Model, resp.Content); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	return answers, false, problems, err
 }
 
 // prompt shows each triple with its id (its index in the graph) and its

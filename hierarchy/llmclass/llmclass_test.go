@@ -1,16 +1,19 @@
 package llmclass
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -319,45 +322,103 @@ func mustJSON(t *testing.T, v any) []byte {
 
 // TestReplayRoundTrip: a recording made through the recorder answers
 // the same requests when replayed, and a request it lacks is unjudged.
-func TestReplayRoundTrip(t *testing.T) {
-	s := newClassServer(t, func(_ int, ids []int) classReply {
+func TestCache(t *testing.T) {
+	var calls atomic.Int64
+	s := newClassServer(t, func(n int, ids []int) classReply {
+		calls.Add(1)
 		return classReply{content: labelsReply(ids, func(id int) string { return string(classes[id%len(classes)]) })}
 	})
 	f := fixtures.Load(t, "p041")
 	gt, pred := hierarchy.GTTriples(f.Task), f.Pred.Triples
-	path := t.TempDir() + "/replies.jsonl"
-	rec, err := NewRecorder(path, "class-test", s.pass().Completer)
+	path := filepath.Join(t.TempDir(), "class-cache.jsonl")
+	ctx := context.Background()
+
+	c, err := OpenCache(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := &Pass{Completer: rec, Batch: 25}
-	want, st, err := live.Classify(context.Background(), pred, gt)
-	_ = rec.Close()
-	if err != nil || st.Unjudged != 0 || st.Selected == 0 {
-		t.Fatalf("live run: %v, %+v", err, st)
+	live := s.pass()
+	live.Model, live.Cache = "class-test", c
+	want, st, err := live.Classify(ctx, pred, gt)
+	if err != nil || st.Unjudged != 0 || st.Selected == 0 || c.Len() != st.Requests || c.Hits() != 0 {
+		t.Fatalf("live run: %v, %+v, cache %d replies %d hits", err, st, c.Len(), c.Hits())
 	}
-	r, err := ReadReplies(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Len() != st.Requests {
-		t.Fatalf("recording holds %d replies, want %d", r.Len(), st.Requests)
-	}
-	got, st2, err := (&Pass{Completer: r, Batch: 25}).Classify(context.Background(), pred, gt)
-	if err != nil || st2.Unjudged != 0 || string(mustJSON(t, got)) != string(mustJSON(t, want)) {
-		t.Fatalf("replay differs from the live run (err %v, stats %+v)", err, st2)
-	}
-	// Another batch size asks other requests: none is recorded.
-	_, st3, _ := (&Pass{Completer: r, Batch: 10}).Classify(context.Background(), pred, gt)
-	if st3.Unjudged != st3.Selected || !strings.Contains(strings.Join(st3.Problems, " "), ErrNotRecorded.Error()) {
-		t.Fatalf("unrecorded requests: %+v, want every selected triple unjudged", st3)
-	}
-	keys := make([]string, 0, len(r.byKey))
-	for k := range r.byKey {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	if len(keys[0]) != 64 {
-		t.Errorf("key %q is not a sha256", keys[0])
-	}
+	asked := calls.Load()
+
+	t.Run("a second run asks nothing", func(t *testing.T) {
+		got, st2, err := live.Classify(ctx, pred, gt)
+		if err != nil || calls.Load() != asked || c.Hits() != st.Requests || string(mustJSON(t, got)) != string(mustJSON(t, want)) || st2.Unjudged != 0 {
+			t.Fatalf("err %v, %d new calls, %d hits, stats %+v", err, calls.Load()-asked, c.Hits(), st2)
+		}
+	})
+	_ = c.Close()
+
+	t.Run("replay with no endpoint", func(t *testing.T) {
+		r, err := ReadCache(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := r.Models(); len(m) != 1 || m[0] != "class-test" {
+			t.Errorf("models %v", m)
+		}
+		got, st2, err := (&Pass{Model: "class-test", Cache: r, Batch: 25}).Classify(ctx, pred, gt)
+		if err != nil || st2.Unjudged != 0 || string(mustJSON(t, got)) != string(mustJSON(t, want)) {
+			t.Fatalf("replay differs from the live run (err %v, stats %+v)", err, st2)
+		}
+		// Another batch size asks other requests: none is cached.
+		_, st3, _ := (&Pass{Model: "class-test", Cache: r, Batch: 10}).Classify(ctx, pred, gt)
+		if st3.Unjudged != st3.Selected || !strings.Contains(strings.Join(st3.Problems, " "), ErrNotCached.Error()) {
+			t.Fatalf("uncached requests: %+v, want every selected triple unjudged", st3)
+		}
+		// Another model name keys other requests.
+		_, st4, _ := (&Pass{Model: "other", Cache: r, Batch: 25}).Classify(ctx, pred, gt)
+		if st4.Unjudged != st4.Selected {
+			t.Fatalf("another model: %+v, want every selected triple unjudged", st4)
+		}
+	})
+
+	t.Run("incomplete replies are not kept", func(t *testing.T) {
+		half := newClassServer(t, func(_ int, ids []int) classReply { return classReply{content: labelsReply(ids[:len(ids)/2], nil)} })
+		p2 := filepath.Join(t.TempDir(), "c.jsonl")
+		c2, err := OpenCache(p2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c2.Close()
+		p := half.pass()
+		p.Model, p.Cache = "m", c2
+		if _, st, _ := p.Classify(ctx, pred, gt); st.Unjudged == 0 || c2.Len() != 0 {
+			t.Fatalf("stats %+v, cache holds %d replies; want none kept", st, c2.Len())
+		}
+	})
+
+	t.Run("damaged files", func(t *testing.T) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := filepath.Join(t.TempDir(), "cut.jsonl")
+		// A crash while appending leaves a last line without its newline.
+		if err := os.WriteFile(cut, append(append([]byte{}, b...), `{"key":"abc","mod`...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c3, err := OpenCache(cut)
+		if err != nil || c3.Len() != st.Requests {
+			t.Fatalf("cut-short last line: %v, %d replies, want %d", err, c3.Len(), st.Requests)
+		}
+		_ = c3.Close()
+		if after, _ := os.ReadFile(cut); !bytes.Equal(after, b) {
+			t.Error("the cut-short line was not dropped from the file")
+		}
+		bad := filepath.Join(t.TempDir(), "bad.jsonl")
+		if err := os.WriteFile(bad, append([]byte("not json\n"), b...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := OpenCache(bad); err == nil || !strings.Contains(err.Error(), "bad.jsonl line 1") {
+			t.Errorf("a malformed line: %v, want an error naming the file and line", err)
+		}
+		if _, err := ReadCache(filepath.Join(t.TempDir(), "none.jsonl")); err == nil {
+			t.Error("replaying a missing file: no error")
+		}
+	})
 }
