@@ -178,8 +178,8 @@ func runStructure(ctx context.Context, o structureOptions, stdout, stderr io.Wri
 	}
 	fmt.Fprintf(stdout, "run %s · %d sample(s) · store %s\n", o.Run, rr.Samples, o.Store)
 	if s := rr.LLMClasses; s != nil {
-		fmt.Fprintf(stdout, "classes: rules, then %s on the %s triples: %d of %d triples asked in %d request(s) (%d from the cache), %d changed, %d unjudged (kept the rules' class)\n",
-			s.Model, s.Selection, s.Selected, s.Triples, s.Requests, s.Cached, s.Changed, s.Unjudged)
+		fmt.Fprintf(stdout, "classes: rules, then %s on the %s triples: %d of %d triples asked in %d request(s) (%d from the cache, %d+%d tokens spent), %d changed, %d unjudged (kept the rules' class)\n",
+			s.Model, s.Selection, s.Selected, s.Triples, s.Requests, s.Cached, s.PromptTokens, s.CompletionTokens, s.Changed, s.Unjudged)
 		for _, p := range s.Problems {
 			fmt.Fprintf(stdout, "  llm problem: %s\n", p)
 		}

@@ -109,8 +109,12 @@ type ClassPassStats struct {
 	Unjudged int `json:"unjudged"`
 	Requests int `json:"requests"`
 	// Cached counts the requests answered from the reply cache.
-	Cached   int      `json:"cached"`
-	Problems []string `json:"problems,omitempty"`
+	Cached int `json:"cached"`
+	// PromptTokens and CompletionTokens are what the endpoint reported
+	// spending on the requests it answered (cached ones cost nothing).
+	PromptTokens     int64    `json:"prompt_tokens"`
+	CompletionTokens int64    `json:"completion_tokens"`
+	Problems         []string `json:"problems,omitempty"`
 	// MoreProblems counts the problems Add left out of Problems.
 	MoreProblems int `json:"more_problems,omitempty"`
 }
@@ -127,6 +131,8 @@ func (s *ClassPassStats) Add(o ClassPassStats) {
 	s.Unjudged += o.Unjudged
 	s.Requests += o.Requests
 	s.Cached += o.Cached
+	s.PromptTokens += o.PromptTokens
+	s.CompletionTokens += o.CompletionTokens
 	s.MoreProblems += o.MoreProblems
 	for _, p := range o.Problems {
 		if len(s.Problems) < maxProblems {

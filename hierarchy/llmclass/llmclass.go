@@ -15,6 +15,7 @@ import (
 
 	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/llmjudge/cost"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
 )
 
@@ -88,10 +89,12 @@ func (p *Pass) Classify(ctx context.Context, graph, reference []kg.Triple) ([]Cl
 	for start := 0; start < len(idx); start += batch {
 		part := idx[start:min(start+batch, len(idx))]
 		st.Requests++
-		got, cached, problems, err := p.ask(ctx, graph, part)
+		got, usage, cached, problems, err := p.ask(ctx, graph, part)
 		if cached {
 			st.Cached++
 		}
+		st.PromptTokens += usage.Prompt
+		st.CompletionTokens += usage.Completion
 		if ctx.Err() != nil {
 			return nil, st, ctx.Err()
 		}
@@ -140,9 +143,9 @@ Tie-break when two fit: meta > bibliographic > subjective > organizational > fac
 
 Answer with JSON only: {"labels": [{"id": <triple id>, "class": "<class>", "why": "<a few words>"}]}, one entry per triple asked about, ids as given.`
 
-// ask sends one batch; the answers are keyed by triple index. cached says
-// the reply came from the cache.
-func (p *Pass) ask(ctx context.Context, graph []kg.Triple, part []int) (answers map[int]llmAnswer, cached bool, problems []string, err error) {
+// ask sends one batch; the answers are keyed by triple index. usage is
+// what the endpoint reported; cached says the reply came from the cache.
+func (p *Pass) ask(ctx context.Context, graph []kg.Triple, part []int) (answers map[int]llmAnswer, usage cost.Usage, cached bool, problems []string, err error) {
 	req := &transport.Request{
 		Messages: []transport.Message{
 			{Role: "system", Content: llmInstructions},
@@ -160,15 +163,15 @@ func (p *Pass) ask(ctx context.Context, graph []kg.Triple, part []int) (answers 
 	if p.Cache != nil {
 		if content, ok := p.Cache.get(key); ok {
 			answers, problems, err = parseLLMLabels(content, ids)
-			return answers, true, problems, err
+			return answers, usage, true, problems, err
 		}
 	}
 	if p.Completer == nil {
-		return nil, false, nil, fmt.Errorf("llm class pass: %w", ErrNotCached)
+		return nil, usage, false, nil, fmt.Errorf("llm class pass: %w", ErrNotCached)
 	}
 	resp, err := p.Completer.Complete(ctx, req)
 	if err != nil {
-		return nil, false, nil, fmt.Errorf("llm class pass: %w", err)
+		return nil, usage, false, nil, fmt.Errorf("llm class pass: %w", err)
 	}
 	answers, problems, err = parseLLMLabels(resp.Content, ids)
 	if err == nil && len(problems) == 0 && p.Cache != nil {
@@ -176,7 +179,7 @@ func (p *Pass) ask(ctx context.Context, graph []kg.Triple, part []int) (answers 
 			problems = append(problems, err.Error())
 		}
 	}
-	return answers, false, problems, err
+	return answers, resp.Usage, false, problems, err
 }
 
 // prompt shows each triple with its id (its index in the graph) and its

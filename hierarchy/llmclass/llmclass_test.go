@@ -177,6 +177,10 @@ func TestPass(t *testing.T) {
 		if st.Changed != changed {
 			t.Errorf("Changed %d, want %d", st.Changed, changed)
 		}
+		// The server reports 100+10 tokens a call.
+		if st.PromptTokens != int64(100*batches) || st.CompletionTokens != int64(10*batches) {
+			t.Errorf("tokens %d+%d, want %d+%d", st.PromptTokens, st.CompletionTokens, 100*batches, 10*batches)
+		}
 		var req struct {
 			Temperature    *float64        `json:"temperature"`
 			Seed           *int            `json:"seed"`
@@ -347,7 +351,7 @@ func TestCache(t *testing.T) {
 
 	t.Run("a second run asks nothing", func(t *testing.T) {
 		got, st2, err := live.Classify(ctx, pred, gt)
-		if err != nil || calls.Load() != asked || c.Hits() != st.Requests || string(mustJSON(t, got)) != string(mustJSON(t, want)) || st2.Unjudged != 0 {
+		if err != nil || calls.Load() != asked || c.Hits() != st.Requests || string(mustJSON(t, got)) != string(mustJSON(t, want)) || st2.Unjudged != 0 || st2.Cached != st.Requests || st2.PromptTokens != 0 {
 			t.Fatalf("err %v, %d new calls, %d hits, stats %+v", err, calls.Load()-asked, c.Hits(), st2)
 		}
 	})
