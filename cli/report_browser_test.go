@@ -68,12 +68,19 @@ type browser struct {
 
 func newBrowser(t *testing.T) *browser {
 	exe := chromium(t)
+	// Not t.TempDir: Chromium's helper processes can still be writing the
+	// profile for a moment after the browser exits, and t.TempDir's removal
+	// then fails the test ("unlinkat .../Default: directory not empty").
+	profile, err := os.MkdirTemp("", "kgjudge-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true),
 		chromedp.Flag("proxy-server", "127.0.0.1:9"), chromedp.Flag("proxy-bypass-list", "<-loopback>"),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1600, 1000),
+		chromedp.UserDataDir(profile), chromedp.WindowSize(1600, 1000),
 		// chromedp waits 20 s for the DevTools URL by default; the first
 		// launch on a fresh machine (font cache, profile) while the other
 		// packages' tests load both cores took longer than that once.
@@ -81,7 +88,18 @@ func newBrowser(t *testing.T) *browser {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(t.Context(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelC(); cancelA() })
+	t.Cleanup(func() {
+		cancelC()
+		cancelA()
+		var err error
+		for range 50 {
+			if err = os.RemoveAll(profile); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("leaving the Chromium profile %s: %v", profile, err)
+	})
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		b.mu.Lock()
