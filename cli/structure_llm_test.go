@@ -3,53 +3,34 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/kgjudge/kgjudge/hierarchy"
+	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
 )
 
-// classChat is a local chat-completions server for the LLM class pass:
-// every triple asked about is answered with class, or every call fails
-// with status.
-func classChat(t *testing.T, class string, status int) (*httptest.Server, *atomic.Int64) {
+// classChat is the judge tests' scripted chat server answering the class
+// pass: every triple asked about gets class, or every call fails with
+// status. It counts the calls.
+func classChat(t *testing.T, class string, status int) (*fakeopenai.Server, *atomic.Int64) {
 	t.Helper()
 	var calls atomic.Int64
-	id := regexp.MustCompile(`(?m)^\[(\d+)\] `)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := fakeopenai.New()
+	srv.Script = func(c *fakeopenai.Call) *fakeopenai.Reply {
 		calls.Add(1)
 		if status != 0 {
-			w.WriteHeader(status)
-			fmt.Fprintf(w, `{"error":{"message":"scripted %d"}}`, status)
-			return
+			return &fakeopenai.Reply{Status: status}
 		}
-		var body struct {
-			Messages []struct{ Role, Content string } `json:"messages"`
+		items := make([]fakeopenai.Item, len(c.Claims))
+		for i, l := range c.Claims {
+			items[i] = fakeopenai.Item{ID: l.ID, Class: class, Reason: "scripted"}
 		}
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-			http.Error(w, err.Error(), 400)
-			return
-		}
-		var labels []map[string]any
-		for _, m := range body.Messages {
-			for _, g := range id.FindAllStringSubmatch(m.Content, -1) {
-				labels = append(labels, map[string]any{"id": g[1], "class": class, "why": "scripted"})
-			}
-		}
-		content, _ := json.Marshal(map[string]any{"labels": labels})
-		out, _ := json.Marshal(map[string]any{"id": "c", "object": "chat.completion", "model": "m",
-			"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": string(content)}}},
-			"usage":   map[string]int{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(out)
-	}))
+		return &fakeopenai.Reply{Items: items}
+	}
 	t.Cleanup(srv.Close)
 	return srv, &calls
 }
@@ -82,7 +63,7 @@ func TestStructureLLMClassPass(t *testing.T) {
 	t.Run("answers", func(t *testing.T) {
 		srv, calls := classChat(t, "meta", 0)
 		o := base
-		o.ClassifyLLM, o.LLMURL = "weak", srv.URL+"/v1"
+		o.ClassifyLLM, o.LLMURL = "weak", srv.BaseURL()
 		var stdout, stderr bytes.Buffer
 		rr, err := runStructure(t.Context(), o, &stdout, &stderr)
 		if err != nil {
@@ -121,7 +102,7 @@ func TestStructureLLMClassPass(t *testing.T) {
 	t.Run("a failing endpoint leaves the rules' classes, counted", func(t *testing.T) {
 		srv, _ := classChat(t, "", 500)
 		o := base
-		o.ClassifyLLM, o.LLMURL = "contestable", srv.URL+"/v1"
+		o.ClassifyLLM, o.LLMURL = "contestable", srv.BaseURL()
 		o.LLMAttempts = 1   // no backoff: every call fails anyway
 		o.LLMNoCache = true // the first subtest's replies are in the store
 		var stdout bytes.Buffer

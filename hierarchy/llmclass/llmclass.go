@@ -86,10 +86,11 @@ func (p *Pass) Classify(ctx context.Context, graph, reference []kg.Triple) ([]Cl
 	if batch <= 0 {
 		batch = 30
 	}
+	nb := newNeighbours(graph)
 	for start := 0; start < len(idx); start += batch {
 		part := idx[start:min(start+batch, len(idx))]
 		st.Requests++
-		got, usage, cached, problems, err := p.ask(ctx, graph, part)
+		got, usage, cached, problems, err := p.ask(ctx, graph, nb, part)
 		if cached {
 			st.Cached++
 		}
@@ -145,11 +146,11 @@ Answer with JSON only: {"labels": [{"id": <triple id>, "class": "<class>", "why"
 
 // ask sends one batch; the answers are keyed by triple index. usage is
 // what the endpoint reported; cached says the reply came from the cache.
-func (p *Pass) ask(ctx context.Context, graph []kg.Triple, part []int) (answers map[int]llmAnswer, usage cost.Usage, cached bool, problems []string, err error) {
+func (p *Pass) ask(ctx context.Context, graph []kg.Triple, nb neighbours, part []int) (answers map[int]llmAnswer, usage cost.Usage, cached bool, problems []string, err error) {
 	req := &transport.Request{
 		Messages: []transport.Message{
 			{Role: "system", Content: llmInstructions},
-			{Role: "user", Content: p.prompt(graph, part)},
+			{Role: "user", Content: p.prompt(graph, nb, part)},
 		},
 		Mode:        transport.ModeObject,
 		Temperature: 0,
@@ -182,18 +183,26 @@ func (p *Pass) ask(ctx context.Context, graph []kg.Triple, part []int) (answers 
 	return answers, resp.Usage, false, problems, err
 }
 
+// neighbours index a graph's triples by head and by tail, once per graph.
+type neighbours struct{ byHead, byTail map[string][]int }
+
+func newNeighbours(graph []kg.Triple) neighbours {
+	nb := neighbours{byHead: map[string][]int{}, byTail: map[string][]int{}}
+	for i, t := range graph {
+		nb.byHead[t.Head] = append(nb.byHead[t.Head], i)
+		nb.byTail[t.Tail] = append(nb.byTail[t.Tail], i)
+	}
+	return nb
+}
+
 // prompt shows each triple with its id (its index in the graph) and its
 // neighbours: the head's other triples and the triples into the head.
-func (p *Pass) prompt(graph []kg.Triple, part []int) string {
+func (p *Pass) prompt(graph []kg.Triple, nb neighbours, part []int) string {
 	n := p.Neighbours
 	if n <= 0 {
 		n = 4
 	}
-	byHead, byTail := map[string][]int{}, map[string][]int{}
-	for i, t := range graph {
-		byHead[t.Head] = append(byHead[t.Head], i)
-		byTail[t.Tail] = append(byTail[t.Tail], i)
-	}
+	byHead, byTail := nb.byHead, nb.byTail
 	line := func(t kg.Triple) string {
 		return fmt.Sprintf("%s | %s | %s", clip(t.Head), clip(t.Relation), clip(t.Tail))
 	}
@@ -204,7 +213,10 @@ func (p *Pass) prompt(graph []kg.Triple, part []int) string {
 		fmt.Fprintf(&b, "\n[%d] %s\n", i, line(t))
 		shown := 0
 		for _, j := range byHead[t.Head] {
-			if j == i || shown == n {
+			if shown == n {
+				break
+			}
+			if j == i {
 				continue
 			}
 			shown++

@@ -5,20 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/kgjudge/kgjudge/hierarchy"
 	"github.com/kgjudge/kgjudge/internal/fixtures"
+	"github.com/kgjudge/kgjudge/llmjudge/fakeopenai"
 	"github.com/kgjudge/kgjudge/llmjudge/transport"
 )
 
@@ -32,16 +28,12 @@ const (
 
 var classes = hierarchy.Classes
 
-// classServer is a local OpenAI chat-completions server for the LLM pass:
-// the only stand-in the tests use (no chat model runs here). answer decides
-// each call from its number and the ids the prompt asks about: an HTTP
-// status (0: 200), the message content, or a hang.
-type classServer struct {
-	*httptest.Server
-	mu     sync.Mutex
-	calls  int
-	bodies []map[string]json.RawMessage
-}
+// classServer is the scripted chat server of the judge's tests
+// (llmjudge/fakeopenai), the only stand-in the tests use (no chat model
+// runs here). answer decides each call from its number and the ids the
+// prompt asks about: an HTTP status (0: 200), the message content, or a
+// hang.
+type classServer struct{ *fakeopenai.Server }
 
 type classReply struct {
 	status  int
@@ -49,64 +41,26 @@ type classReply struct {
 	hang    time.Duration
 }
 
-var reAskedID = regexp.MustCompile(`(?m)^\[(\d+)\] `)
-
 func newClassServer(t *testing.T, answer func(call int, ids []int) classReply) *classServer {
 	t.Helper()
-	s := &classServer{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body map[string]json.RawMessage
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
+	s := fakeopenai.New()
+	s.Script = func(c *fakeopenai.Call) *fakeopenai.Reply {
+		if c.Kind != fakeopenai.Classes {
+			return &fakeopenai.Reply{Status: 400}
 		}
-		var msgs []struct{ Role, Content string }
-		_ = json.Unmarshal(body["messages"], &msgs)
-		var ids []int
-		for _, m := range msgs {
-			if m.Role == "user" {
-				for _, g := range reAskedID.FindAllStringSubmatch(m.Content, -1) {
-					n, _ := strconv.Atoi(g[1])
-					ids = append(ids, n)
-				}
-			}
+		ids := make([]int, len(c.Claims))
+		for i, l := range c.Claims {
+			ids[i] = l.ID
 		}
-		s.mu.Lock()
-		n := s.calls
-		s.calls++
-		s.bodies = append(s.bodies, body)
-		s.mu.Unlock()
-		rep := answer(n, ids)
-		if rep.hang > 0 {
-			select {
-			case <-time.After(rep.hang):
-			case <-r.Context().Done():
-				return
-			}
-		}
-		if rep.status != 0 && rep.status != 200 {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(rep.status)
-			fmt.Fprintf(w, `{"error":{"message":"scripted %d","type":"server_error"}}`, rep.status)
-			return
-		}
-		out, _ := json.Marshal(map[string]any{
-			"id": "cmpl-" + strconv.Itoa(n), "object": "chat.completion", "model": "class-test",
-			"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": rep.content}}},
-			"usage":   map[string]int{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
-		})
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(out)
-	}))
+		r := answer(c.N, ids)
+		return &fakeopenai.Reply{Status: r.status, Hang: r.hang, Content: &r.content}
+	}
 	t.Cleanup(s.Close)
-	return s
+	return &classServer{s}
 }
 
-func (s *classServer) Calls() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls
-}
+// Calls is the number of requests received.
+func (s *classServer) Calls() int { return len(s.Server.Calls()) }
 
 // labelsReply answers every id with class (nil: organizational).
 func labelsReply(ids []int, class func(id int) string) string {
@@ -127,7 +81,7 @@ func labelsReply(ids []int, class func(id int) string) string {
 }
 
 func (s *classServer) pass() *Pass {
-	c := transport.Completer(transport.NewOpenAI(s.URL+"/v1", "test-key", "class-test", nil))
+	c := transport.Completer(transport.NewOpenAI(s.BaseURL(), "test-key", "class-test", nil))
 	c = transport.Timeout{Next: c, D: 300 * time.Millisecond}
 	c = &transport.Retry{Next: c, MaxAttempts: 3, Base: time.Millisecond, Max: 2 * time.Millisecond,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}
@@ -177,16 +131,16 @@ func TestPass(t *testing.T) {
 		if st.Changed != changed {
 			t.Errorf("Changed %d, want %d", st.Changed, changed)
 		}
-		// The server reports 100+10 tokens a call.
-		if st.PromptTokens != int64(100*batches) || st.CompletionTokens != int64(10*batches) {
-			t.Errorf("tokens %d+%d, want %d+%d", st.PromptTokens, st.CompletionTokens, 100*batches, 10*batches)
+		// The server reports at least a token a call each way.
+		if st.PromptTokens < int64(batches) || st.CompletionTokens < int64(batches) {
+			t.Errorf("tokens %d+%d, want the usage of %d calls", st.PromptTokens, st.CompletionTokens, batches)
 		}
 		var req struct {
 			Temperature    *float64        `json:"temperature"`
 			Seed           *int            `json:"seed"`
 			ResponseFormat json.RawMessage `json:"response_format"`
 		}
-		_ = json.Unmarshal(mustJSON(t, s.bodies[0]), &req)
+		_ = json.Unmarshal(mustJSON(t, s.Server.Calls()[0].Body), &req)
 		if req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 || !strings.Contains(string(req.ResponseFormat), "json_object") {
 			t.Errorf("request decoding: temperature %v seed %v format %s", req.Temperature, req.Seed, req.ResponseFormat)
 		}

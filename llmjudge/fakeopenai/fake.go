@@ -2,8 +2,10 @@
 // server for tests: POST /v1/chat/completions with JSON in and out,
 // choices[0].message.content and usage. By default it answers every judge
 // prompt correctly by exact text match (a claim is covered by candidates
-// with the same triple text); a Script can replace any answer with an error
-// status, a hang, or different content. It must not be used outside tests.
+// with the same triple text) and every triple of a class-pass prompt
+// (hierarchy/llmclass) as factual; a Script can replace any answer with an
+// error status, a hang, or different content. It must not be used outside
+// tests.
 package fakeopenai
 
 import (
@@ -29,6 +31,9 @@ const (
 	Coverage  Kind = "coverage"
 	Validity  Kind = "validity"
 	Reference Kind = "reference"
+	// Classes is the hierarchy/llmclass prompt: the claims are the
+	// triples "[ID] head | relation | tail" to classify.
+	Classes Kind = "classes"
 )
 
 // Line is a numbered triple line of a prompt.
@@ -44,6 +49,8 @@ type Item struct {
 	Kind    string
 	Support []int
 	Reason  string
+	// Class is the answer to a Classes call.
+	Class string
 }
 
 // Call is one request as the server parsed it.
@@ -128,7 +135,10 @@ func (s *Server) ClaimCalls() map[string]int {
 	return out
 }
 
-var lineStartRE = regexp.MustCompile(`^(GT|P)-(\d+): (.*)$`)
+var (
+	lineStartRE   = regexp.MustCompile(`^(GT|P)-(\d+): (.*)$`)
+	classTripleRE = regexp.MustCompile(`^\[(\d+)\] (.*)$`)
+)
 
 // Parse reads a judge prompt from a request body.
 func Parse(body map[string]json.RawMessage) (*Call, error) {
@@ -147,6 +157,16 @@ func Parse(body map[string]json.RawMessage) (*Call, error) {
 	// The output format may sit in the system message (kgjudge's prompt
 	// keeps its fixed instructions there); the triples are in the user's.
 	switch {
+	case strings.Contains(all, `{"labels":`):
+		c.Kind = Classes
+		for _, ln := range strings.Split(user, "\n") {
+			if m := classTripleRE.FindStringSubmatch(ln); m != nil {
+				id, _ := strconv.Atoi(m[1])
+				c.Claims = append(c.Claims, Line{ID: id, Text: m[2]})
+			}
+		}
+		c.Format = responseFormat(body)
+		return c, nil
 	case strings.Contains(all, `"results"`):
 		c.Kind = Reference
 	case strings.Contains(all, `"valid":`):
@@ -187,17 +207,28 @@ func Parse(body map[string]json.RawMessage) (*Call, error) {
 		flush()
 	}
 	flush()
-	if rf, ok := body["response_format"]; ok {
-		var f struct{ Type string }
-		json.Unmarshal(rf, &f)
-		c.Format = f.Type
-	}
+	c.Format = responseFormat(body)
 	return c, nil
+}
+
+// responseFormat is the request's response_format type, "" when absent.
+func responseFormat(body map[string]json.RawMessage) string {
+	var f struct{ Type string }
+	if rf, ok := body["response_format"]; ok {
+		json.Unmarshal(rf, &f)
+	}
+	return f.Type
 }
 
 // DefaultItems is what the server answers for c.
 func (s *Server) DefaultItems(c *Call) []Item {
 	var out []Item
+	if c.Kind == Classes {
+		for _, cl := range c.Claims {
+			out = append(out, Item{ID: cl.ID, Class: "factual", Reason: "default"})
+		}
+		return out
+	}
 	for _, cl := range c.Claims {
 		if s.Oracle != nil {
 			it := s.Oracle(cl, c.Candidates)
@@ -237,8 +268,19 @@ func Content(c *Call, items []Item) string {
 		Covered bool  `json:"covered"`
 		Support []int `json:"supporting_pred_indices"`
 	}
+	type label struct {
+		ID    int    `json:"id"`
+		Class string `json:"class"`
+		Why   string `json:"why"`
+	}
 	var v any
 	switch c.Kind {
+	case Classes:
+		out := []label{}
+		for _, it := range items {
+			out = append(out, label{it.ID, it.Class, it.Reason})
+		}
+		v = map[string]any{"labels": out}
 	case Reference:
 		out := []ref{}
 		for _, it := range items {
