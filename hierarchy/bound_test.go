@@ -7,19 +7,16 @@ import (
 )
 
 // TestClassPassHumanBound bounds what a second class pass (package
-// llmclass) can reach on uniform draw 2: the triples a selection sends take
+// llmclass) can reach on uniform draws 2 and 3: the triples a selection sends take
 // the independent labeller's class (a reader with the triple's context and
 // no earlier label, the best a model shown the same could be expected to
 // do), the others keep the rules'. With every triple sent it is the two
 // labellings' agreement. This is a bound, not a measurement of any model;
 // and "contestable" was defined after draw 2's confusion matrix had been
 // seen (organizational is where rules and labels part most), so its bound
-// is no clean basis for choosing between the selections.
+// there is no clean basis for choosing between the selections; draw 3,
+// drawn and labelled after the selections were fixed, is.
 func TestClassPassHumanBound(t *testing.T) {
-	u := uniformSets[1]
-	if u.independent == "" {
-		t.Fatalf("%s has no independent labelling", u.name)
-	}
 	rows := append(readLabelledTriples(t, labelsFile), readLabelledTriples(t, tuned5File)...)
 	labels := heldOutLabels(t, rows, func(labelledTriple) {})
 	graphs := loadSampleGraphs(t, strings.Fields(heldOutSamples))
@@ -28,6 +25,27 @@ func TestClassPassHumanBound(t *testing.T) {
 		cls[n+"/gt"] = ClassifyTriples(g.gt, nil)
 		cls[n+"/pred"] = ClassifyTriples(g.pred, g.gt)
 	}
+	// Floors just under the one measurement of each draw (rules alone:
+	// draw 2 538/600, draw 3 529/600).
+	floors := map[string]map[string]float64{
+		"uniform draw 2": {"weak": 0.92, "contestable": 0.95, "all": 0.95},
+		"uniform draw 3": {"weak": 0.91, "contestable": 0.94, "all": 0.93},
+	}
+	for _, u := range uniformSets {
+		if u.independent == "" {
+			continue
+		}
+		if floors[u.name] == nil {
+			t.Fatalf("%s has an independent labelling and no floors here", u.name)
+		}
+		humanBound(t, u, labels, cls, floors[u.name])
+	}
+}
+
+// humanBound measures, on the uniform draw u, each selection's triples
+// decided as u's independent labeller did, the others as the rules did.
+func humanBound(t *testing.T, u uniformSet, labels map[string]labelledTriple, cls map[string][]Classification, floors map[string]float64) {
+	t.Helper()
 	indep := readLabelledTriples(t, u.independent)
 	agree := 0 // the two labellings agree
 	for _, r := range indep {
@@ -35,8 +53,6 @@ func TestClassPassHumanBound(t *testing.T) {
 			agree++
 		}
 	}
-	// Floors just under the one measurement (rules alone 538/600).
-	floors := map[string]float64{"weak": 0.92, "contestable": 0.95, "all": 0.95}
 	for _, name := range PassSelections() {
 		sel, err := PassSelection(name)
 		if err != nil {

@@ -435,6 +435,9 @@ var uniformSets = []uniformSet{
 	{"uniform draw 2", "heldout_uniform_draw2.tsv", "labelled_triples_heldout6.tsv", "labelled_triples_heldout6_second.tsv", "labelled_triples_heldout6_independent.tsv", 150,
 		"per sample 150 drawn uniformly among all its triples, seed 20261209 (labelling/draw_uniform.py 20261209 150), labelled after the sixth round; measured once, with the sixth round's classifier",
 		uniform2AccuracyFloor, uniform2RecallFloor},
+	{"uniform draw 3", "heldout_uniform_draw3.tsv", "labelled_triples_heldout7.tsv", "", "labelled_triples_heldout7_independent.tsv", 150,
+		"per sample 150 drawn uniformly among all its triples, seed 20261210 (labelling/draw_uniform.py 20261210 150), labelled in the eighth stop; measured once, with the sixth round's classifier (unchanged)",
+		uniform3AccuracyFloor, uniform3RecallFloor},
 }
 
 // heldOutLabels claims the uniform draws' new labels and returns the class
@@ -477,6 +480,10 @@ type uniformResult struct {
 	// indep is the team's label (rows) against the independent one
 	// (columns), vsIndep the independent label against the classifier.
 	indep, vsIndep confusion
+	// drawn holds every drawn triple's label and class, by
+	// fixture/side/index: the draws overlap, and pooling them counts a
+	// triple once.
+	drawn map[string]drawnTriple
 	// clusters counts, per relation string of a sample, the drawn triples
 	// and the ones the classifier gets right: triples of one relation share
 	// a labelling convention and a rule, so they are not independent draws.
@@ -503,6 +510,18 @@ func (u uniformResult) interval() string {
 	return fmt.Sprintf("accuracy %d/%d = %.3f, 95%% Wilson [%.3f, %.3f], 95%% bootstrap over %d relation strings [%.3f, %.3f]", k, n, ratio(k, n), w.Low, w.High, b.Clusters, b.Low, b.High)
 }
 
+// recallIntervals gives each class's recall with its 95% Wilson interval.
+func (u uniformResult) recallIntervals() string {
+	var b strings.Builder
+	b.WriteString("recall, 95% Wilson:")
+	for _, cl := range Classes {
+		_, n := u.c.recall(cl)
+		w := stats.Wilson95(u.c[cl][cl], n)
+		fmt.Fprintf(&b, " %s %d/%d [%.3f, %.3f]", cl, u.c[cl][cl], n, w.Low, w.High)
+	}
+	return b.String()
+}
+
 // uniformDraw measures the classifier (check) on the uniform draw u, each
 // triple with its label from labels.
 func uniformDraw(t *testing.T, u uniformSet, labels map[string]labelledTriple, check func(labelledTriple) Class) uniformResult {
@@ -512,7 +531,7 @@ func uniformDraw(t *testing.T, u uniformSet, labels map[string]labelledTriple, c
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := uniformResult{set: u, c: newConfusion(), humans: newConfusion(), vs2: newConfusion(), indep: newConfusion(), vsIndep: newConfusion(), clusters: map[string][2]int{}}
+	res := uniformResult{set: u, c: newConfusion(), humans: newConfusion(), vs2: newConfusion(), indep: newConfusion(), vsIndep: newConfusion(), clusters: map[string][2]int{}, drawn: map[string]drawnTriple{}}
 	seen := map[string]bool{}
 	for n, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
 		if n == 0 {
@@ -533,6 +552,7 @@ func uniformDraw(t *testing.T, u uniformSet, labels map[string]labelledTriple, c
 		}
 		got := check(r)
 		res.c[r.class][got]++
+		res.drawn[key] = drawnTriple{r.class, got, r.fixture + "\x1f" + r.relation}
 		cl := res.clusters[r.fixture+"\x1f"+r.relation]
 		cl[1]++
 		if got == r.class {
@@ -686,6 +706,23 @@ var uniform2RecallFloor = map[Class]float64{
 	Factual: 0.93, Organizational: 0.73, Bibliographic: 0.92, Subjective: 0.78, Meta: 0.66,
 }
 
+// Floors on the third uniform draw (150 per held-out sample, seed
+// 20261210; 413 of its 600 triples had labels in earlier files, 187 were
+// labelled for it), set from its one measurement with the sixth round's
+// classifier, unchanged since before the draw: accuracy 529/600 = 0.882,
+// 95% Wilson [0.853, 0.905], bootstrap over its 339 relation strings
+// [0.833, 0.924]; recall factual 0.930 (444), organizational 0.750 (80),
+// bibliographic 0.821 (39), subjective 0.818 (22), meta 0.400 (15). A
+// seventh round of rules tuned on the training labels only (training
+// accuracy 0.9205 -> 0.9328) was dropped before this draw was measured,
+// because the older held-out sets moved down with it (1237 -> 1233 of
+// 1453); measured on this draw afterwards for the record, it gave 528/600.
+const uniform3AccuracyFloor = 0.88
+
+var uniform3RecallFloor = map[Class]float64{
+	Factual: 0.92, Organizational: 0.75, Bibliographic: 0.82, Subjective: 0.81, Meta: 0.40,
+}
+
 // targets are the issue-15 goals, reported (not enforced) by the test.
 const (
 	targetAccuracy = 0.90
@@ -736,6 +773,8 @@ func TestLabelledTriples(t *testing.T) {
 			t.Logf("%s, its new rows labelled twice (rows: %s, columns: %s): kappa %.3f\n%s", strings.ToUpper(u.set.name), u.set.labels, u.set.second, u.humans.kappa(), u.humans.between("first", "second"))
 		}
 	}
+	pooled := pooledUniform(ev.uniform)
+	t.Logf("HELD OUT, UNIFORM DRAWS POOLED (every triple of %d uniform draws once; the draws overlap; issue 15's verdict figure since the eighth stop):\n%s%s\n%s", len(ev.uniform), pooled.c, pooled.interval(), pooled.recallIntervals())
 	type floor struct {
 		name   string
 		c      confusion
@@ -765,7 +804,7 @@ func TestLabelledTriples(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range append(floors, floor{name: "all held-out sets", c: all}) {
+	for _, f := range append(floors, floor{name: "all held-out sets", c: all}, floor{name: "the uniform draws pooled", c: pooled.c}) {
 		t.Logf("issue-15 targets on %s (accuracy >= %.2f, every recall >= %.2f) met: %v", f.name, targetAccuracy, targetRecall, targetsMet(f.c))
 	}
 	// A blind set's scan rows were picked for the rarer classes and their
@@ -780,6 +819,36 @@ func TestLabelledTriples(t *testing.T) {
 		}
 		t.Logf("issue-15 targets on %s, accuracy of its random draw %.3f, recall over all its labels: met: %v", b.set.name, b.random.accuracy(), met)
 	}
+}
+
+// drawnTriple is one triple of a uniform draw: its label, the classifier's
+// class and its relation cluster (sample and relation string).
+type drawnTriple struct {
+	label, got Class
+	cluster    string
+}
+
+// pooledUniform is the classifier on every triple of the uniform draws,
+// each counted once however many draws took it, as a uniformResult (its set
+// is zero) so that it has the draws' interval.
+func pooledUniform(us []uniformResult) uniformResult {
+	seen := map[string]drawnTriple{}
+	for _, u := range us {
+		for key, d := range u.drawn {
+			seen[key] = d
+		}
+	}
+	res := uniformResult{c: newConfusion(), clusters: map[string][2]int{}, drawn: seen}
+	for _, d := range seen {
+		res.c[d.label][d.got]++
+		cl := res.clusters[d.cluster]
+		cl[1]++
+		if d.got == d.label {
+			cl[0]++
+		}
+		res.clusters[d.cluster] = cl
+	}
+	return res
 }
 
 // targetsMet reports whether c meets the issue-15 targets.
