@@ -8,14 +8,23 @@ import (
 	"github.com/kgjudge/kgjudge/kg"
 )
 
+// Verdict is a classifier on issue 15's verdict figure, the uniform draws
+// pooled.
+type Verdict struct {
+	Accuracy float64
+	Recall   map[Class]float64
+	Met      bool
+}
+
 // LabelFigures measures cls on the hand labels as TestLabelledTriples does
 // and returns what an external test (the LLM pass's, which package
 // hierarchy cannot import) prints: the tuned samples, then every uniform
 // held-out draw with its intervals, the independent labelling against cls,
-// and whether the issue-15 targets are met.
-func LabelFigures(t *testing.T, cls func(graph, reference []kg.Triple) []Class) []string {
+// the draws pooled, and whether the issue-15 targets are met; and the
+// pooled draws' figures. cls is told the sample of each graph.
+func LabelFigures(t *testing.T, cls func(sample string, graph, reference []kg.Triple) []Class) ([]string, Verdict) {
 	t.Helper()
-	ev := evaluate(t, cls)
+	ev := evaluateBySample(t, cls)
 	out := []string{fmt.Sprintf("tuned samples (the rules are in-sample here):\n%s", ev.tuned)}
 	for _, u := range ev.uniform {
 		name := strings.ToUpper(u.set.name)
@@ -25,5 +34,15 @@ func LabelFigures(t *testing.T, cls func(graph, reference []kg.Triple) []Class) 
 		}
 		out = append(out, fmt.Sprintf("issue-15 targets on %s met: %v", u.set.name, targetsMet(u.c)))
 	}
-	return out
+	pooled := pooledUniform(ev.uniform)
+	v := Verdict{Accuracy: pooled.c.accuracy(), Recall: map[Class]float64{}, Met: targetsMet(pooled.c)}
+	for _, cl := range Classes {
+		v.Recall[cl], _ = pooled.c.recall(cl)
+	}
+	out = append(out, fmt.Sprintf("HELD OUT, THE UNIFORM DRAWS POOLED (issue 15's verdict figure):\n%s%s\n%s", pooled.c, pooled.interval(), pooled.recallIntervals()),
+		fmt.Sprintf("issue-15 targets on the uniform draws pooled met: %v", v.Met))
+	return out, v
 }
+
+// HeldOutSamples are the samples nothing was tuned on.
+func HeldOutSamples() []string { return strings.Fields(heldOutSamples) }
