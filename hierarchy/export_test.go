@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kgjudge/kgjudge/kg"
+	"github.com/kgjudge/kgjudge/stats"
 )
 
 // Verdict is a classifier on issue 15's verdict figure, the uniform draws
@@ -46,3 +47,40 @@ func LabelFigures(t *testing.T, cls func(sample string, graph, reference []kg.Tr
 
 // HeldOutSamples are the samples nothing was tuned on.
 func HeldOutSamples() []string { return strings.Fields(heldOutSamples) }
+
+// ExternalFigures measures cls on the external batch named batch (E1...):
+// all its labels and its random draws, as TestExternalLabels prints them,
+// and the verdict on all its labels. cls is told the sample of each graph
+// (every external graph is classified; only batch's are measured).
+func ExternalFigures(t *testing.T, batch string, cls func(sample string, graph, reference []kg.Triple) []Class) ([]string, Verdict) {
+	t.Helper()
+	for _, r := range evaluateExternalBySample(t, cls) {
+		if r.batch.name != batch {
+			continue
+		}
+		v := Verdict{Accuracy: r.all.accuracy(), Recall: map[Class]float64{}, Met: targetsMet(r.all)}
+		for _, cl := range Classes {
+			v.Recall[cl], _ = r.all.recall(cl)
+		}
+		n, k := r.random.total()
+		w := stats.Wilson95(k, n)
+		return []string{
+			fmt.Sprintf("external batch %s (%s), all its labels:\n%s", batch, r.batch.samples, r.all),
+			fmt.Sprintf("external batch %s, its random draws alone:\n%saccuracy %d/%d = %.3f, 95%% Wilson [%.3f, %.3f]", batch, r.random, k, n, ratio(k, n), w.Low, w.High),
+		}, v
+	}
+	t.Fatalf("no external batch %q", batch)
+	return nil, Verdict{}
+}
+
+// ExternalSamples are the samples of the external batch named batch.
+func ExternalSamples(t *testing.T, batch string) []string {
+	t.Helper()
+	for _, b := range externalBatches {
+		if b.name == batch {
+			return strings.Fields(b.samples)
+		}
+	}
+	t.Fatalf("no external batch %q", batch)
+	return nil
+}

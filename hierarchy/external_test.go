@@ -87,6 +87,13 @@ type externalResult struct {
 // evaluateExternal measures cls on the external labels, batch by batch.
 func evaluateExternal(t *testing.T, cls classifier) []externalResult {
 	t.Helper()
+	return evaluateExternalBySample(t, func(_ string, graph, reference []kg.Triple) []Class { return cls(graph, reference) })
+}
+
+// evaluateExternalBySample is evaluateExternal with a classifier told
+// which sample each graph is.
+func evaluateExternalBySample(t *testing.T, cls func(sample string, graph, reference []kg.Triple) []Class) []externalResult {
+	t.Helper()
 	rows := readLabelledTriples(t, externalFile)
 	batchOf := map[string]int{}
 	for i, b := range externalBatches {
@@ -114,7 +121,7 @@ func evaluateExternal(t *testing.T, cls classifier) []externalResult {
 			graphs[r.fixture] = g
 			// No GT graph: the predicted graph is its own reference, which
 			// changes only AskedFor, never a class.
-			classes[r.fixture] = cls(g, nil)
+			classes[r.fixture] = cls(r.fixture, g, nil)
 		}
 		if r.index < 0 || r.index >= len(g) {
 			t.Fatalf("%s:%d: index %d out of range", r.file, r.line, r.index)
