@@ -17,6 +17,16 @@ type Verdict struct {
 	Met      bool
 }
 
+// verdictOf is c's accuracy, recall by class and whether it meets the
+// issue-15 targets.
+func verdictOf(c confusion) Verdict {
+	v := Verdict{Accuracy: c.accuracy(), Recall: map[Class]float64{}, Met: targetsMet(c)}
+	for _, cl := range Classes {
+		v.Recall[cl], _ = c.recall(cl)
+	}
+	return v
+}
+
 // LabelFigures measures cls on the hand labels as TestLabelledTriples does
 // and returns what an external test (the LLM pass's, which package
 // hierarchy cannot import) prints: the tuned samples, then every uniform
@@ -36,10 +46,7 @@ func LabelFigures(t *testing.T, cls func(sample string, graph, reference []kg.Tr
 		out = append(out, fmt.Sprintf("issue-15 targets on %s met: %v", u.set.name, targetsMet(u.c)))
 	}
 	pooled := pooledUniform(ev.uniform)
-	v := Verdict{Accuracy: pooled.c.accuracy(), Recall: map[Class]float64{}, Met: targetsMet(pooled.c)}
-	for _, cl := range Classes {
-		v.Recall[cl], _ = pooled.c.recall(cl)
-	}
+	v := verdictOf(pooled.c)
 	out = append(out, fmt.Sprintf("HELD OUT, THE UNIFORM DRAWS POOLED (issue 15's verdict figure):\n%s%s\n%s", pooled.c, pooled.interval(), pooled.recallIntervals()),
 		fmt.Sprintf("issue-15 targets on the uniform draws pooled met: %v", v.Met))
 	return out, v
@@ -58,10 +65,7 @@ func ExternalFigures(t *testing.T, batch string, cls func(sample string, graph, 
 		if r.batch.name != batch {
 			continue
 		}
-		v := Verdict{Accuracy: r.all.accuracy(), Recall: map[Class]float64{}, Met: targetsMet(r.all)}
-		for _, cl := range Classes {
-			v.Recall[cl], _ = r.all.recall(cl)
-		}
+		v := verdictOf(r.all)
 		n, k := r.random.total()
 		w := stats.Wilson95(k, n)
 		return []string{

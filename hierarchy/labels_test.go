@@ -492,26 +492,34 @@ type uniformResult struct {
 	// fixture/side/index: the draws overlap, and pooling them counts a
 	// triple once.
 	drawn map[string]drawnTriple
-	// clusters counts, per relation string of a sample, the drawn triples
-	// and the ones the classifier gets right: triples of one relation share
-	// a labelling convention and a rule, so they are not independent draws.
-	clusters map[string][2]int
 }
 
 // interval says how sure the draw's accuracy is: Wilson's interval counts
 // every triple as an independent draw; the cluster bootstrap resamples
 // whole relation strings (stats.RatioBootstrap), which is the honest one
-// when a relation's triples are right or wrong together.
+// when a relation's triples are right or wrong together (they share a
+// labelling convention and a rule, so they are not independent draws).
 func (u uniformResult) interval() string {
 	n, k := u.c.total()
-	keys := make([]string, 0, len(u.clusters))
-	for key := range u.clusters {
+	// Per relation string of a sample: the triples the classifier gets
+	// right, and the drawn ones.
+	clusters := map[string][2]int{}
+	for _, d := range u.drawn {
+		cl := clusters[d.cluster]
+		cl[1]++
+		if d.got == d.label {
+			cl[0]++
+		}
+		clusters[d.cluster] = cl
+	}
+	keys := make([]string, 0, len(clusters))
+	for key := range clusters {
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
 	ks, ns := make([]int, len(keys)), make([]int, len(keys))
 	for i, key := range keys {
-		ks[i], ns[i] = u.clusters[key][0], u.clusters[key][1]
+		ks[i], ns[i] = clusters[key][0], clusters[key][1]
 	}
 	w := stats.Wilson95(k, n)
 	b := stats.RatioBootstrap(ks, ns, 0, stats.BootstrapSeed)
@@ -539,7 +547,7 @@ func uniformDraw(t *testing.T, u uniformSet, labels map[string]labelledTriple, c
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := uniformResult{set: u, c: newConfusion(), humans: newConfusion(), vs2: newConfusion(), indep: newConfusion(), vsIndep: newConfusion(), clusters: map[string][2]int{}, drawn: map[string]drawnTriple{}}
+	res := uniformResult{set: u, c: newConfusion(), humans: newConfusion(), vs2: newConfusion(), indep: newConfusion(), vsIndep: newConfusion(), drawn: map[string]drawnTriple{}}
 	seen := map[string]bool{}
 	for n, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
 		if n == 0 {
@@ -561,12 +569,6 @@ func uniformDraw(t *testing.T, u uniformSet, labels map[string]labelledTriple, c
 		got := check(r)
 		res.c[r.class][got]++
 		res.drawn[key] = drawnTriple{r.class, got, r.fixture + "\x1f" + r.relation}
-		cl := res.clusters[r.fixture+"\x1f"+r.relation]
-		cl[1]++
-		if got == r.class {
-			cl[0]++
-		}
-		res.clusters[r.fixture+"\x1f"+r.relation] = cl
 	}
 	if n, _ := res.c.total(); n != 4*u.perSample {
 		t.Fatalf("%s: %d triples, want %d per held-out sample", path, n, u.perSample)
@@ -846,15 +848,9 @@ func pooledUniform(us []uniformResult) uniformResult {
 			seen[key] = d
 		}
 	}
-	res := uniformResult{c: newConfusion(), clusters: map[string][2]int{}, drawn: seen}
+	res := uniformResult{c: newConfusion(), drawn: seen}
 	for _, d := range seen {
 		res.c[d.label][d.got]++
-		cl := res.clusters[d.cluster]
-		cl[1]++
-		if d.got == d.label {
-			cl[0]++
-		}
-		res.clusters[d.cluster] = cl
 	}
 	return res
 }
